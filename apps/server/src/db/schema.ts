@@ -1,0 +1,351 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  smallint,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => tz('created_at').notNull().defaultNow();
+
+const GENRE_CHECK = sql`('Acoustic', 'Hip-Hop/R&B', 'Pop', 'Contemporary', 'Blues/Jazz')`;
+const WINDOW_CHECK = sql`('20-22', '22-00', '00-02', '02-04', '04-06')`;
+
+/** One row (id = 1): the editable runtime settings, persisted across restarts. */
+export const settings = pgTable(
+  'settings',
+  {
+    id: smallint('id').primaryKey().default(1),
+    downloadEnabled: boolean('download_enabled').notNull().default(false),
+    downloadPriorityThreshold: real('download_priority_threshold').notNull().default(50),
+    minimumPlaysToDownload: integer('minimum_plays_to_download').notNull().default(3),
+    partyWeight: real('party_weight').notNull().default(1),
+    festivalWeight: real('festival_weight').notNull().default(12),
+    overplayNewThreshold: real('overplay_new_threshold').notNull().default(90),
+    overplayMidThreshold: real('overplay_mid_threshold').notNull().default(70),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('settings_single_row', sql`${t.id} = 1`),
+    check('settings_threshold_range', sql`${t.downloadPriorityThreshold} between 0 and 1000`),
+    check('settings_min_plays_range', sql`${t.minimumPlaysToDownload} between 1 and 50`),
+    check('settings_party_range', sql`${t.partyWeight} between 1 and 100`),
+    check('settings_festival_range', sql`${t.festivalWeight} between 1 and 100`),
+    check('settings_festival_ge_party', sql`${t.festivalWeight} >= ${t.partyWeight}`),
+    check('settings_overplay_new_range', sql`${t.overplayNewThreshold} between 0 and 100`),
+    check('settings_overplay_mid_range', sql`${t.overplayMidThreshold} between 0 and 100`),
+  ],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    location: text('location'),
+    countryCode: text('country_code'),
+    isFestival: boolean('is_festival').notNull().default(false),
+    /** The event's own weight; null follows festival_weight / party_weight. */
+    weightOverride: real('weight_override'),
+    timezone: text('timezone').notNull(),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('events_name_not_blank', sql`length(trim(${t.name})) > 0`),
+    check('events_dates_ordered', sql`${t.endDate} >= ${t.startDate}`),
+    check('events_weight_range', sql`${t.weightOverride} is null or ${t.weightOverride} between 1 and 100`),
+    check('events_country_code', sql`${t.countryCode} is null or ${t.countryCode} ~ '^[A-Z]{2}$'`),
+    index('events_start_date_idx').on(t.startDate),
+  ],
+);
+
+/** A night of an event, dated by the evening on which it began. */
+export const socials = pgTable(
+  'socials',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    socialDate: date('social_date', { mode: 'string' }).notNull(),
+    startTime: time('start_time'),
+    endTime: time('end_time'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('socials_event_date_uq').on(t.eventId, t.socialDate)],
+);
+
+export const songs = pgTable(
+  'songs',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    artist: text('artist').notNull(),
+    album: text('album'),
+    genre: text('genre'),
+    releaseDate: date('release_date', { mode: 'string' }),
+    /** Lower-cased, accent-folded "title artist" for search. */
+    searchKey: text('search_key').notNull(),
+    bpm: real('bpm'),
+    musicalKey: text('key'),
+    energyLevel: smallint('energy_level'),
+    danceability: smallint('danceability'),
+    valence: smallint('valence'),
+    spotifyPopularity: smallint('spotify_popularity'),
+    durationMs: integer('duration_ms'),
+    analyzedAt: tz('analyzed_at'),
+    analysisVersion: text('analysis_version'),
+    analysisError: text('analysis_error'),
+    /** Raw features behind energy, danceability and valence (added by the analyser). */
+    features: jsonb('features'),
+    filePath: text('file_path'),
+    filePresent: boolean('file_present').notNull().default(false),
+    /** sha256 of the audio file: a moved or re-imported file is the same song. */
+    contentHash: text('content_hash'),
+    fileSizeBytes: bigint('file_size_bytes', { mode: 'number' }),
+    /** Percentile rank of exposure (0-100), kept current by the scores job. */
+    overplayScore: real('overplay_score').notNull().default(0),
+    exposure: doublePrecision('exposure').notNull().default(0),
+    downloadPriority: doublePrecision('download_priority').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('songs_genre', sql`${t.genre} is null or ${t.genre} in ${GENRE_CHECK}`),
+    check('songs_energy', sql`${t.energyLevel} is null or ${t.energyLevel} between 0 and 1000`),
+    check('songs_danceability', sql`${t.danceability} is null or ${t.danceability} between 0 and 1000`),
+    check('songs_valence', sql`${t.valence} is null or ${t.valence} between 0 and 1000`),
+    check('songs_popularity', sql`${t.spotifyPopularity} is null or ${t.spotifyPopularity} between 0 and 100`),
+    check('songs_bpm', sql`${t.bpm} is null or ${t.bpm} > 0`),
+    check('songs_overplay', sql`${t.overplayScore} between 0 and 100`),
+    check('songs_file_present_has_path', sql`not ${t.filePresent} or ${t.filePath} is not null`),
+    uniqueIndex('songs_file_path_uq').on(t.filePath),
+    uniqueIndex('songs_content_hash_uq').on(t.contentHash),
+    index('songs_artist_title_idx').on(t.artist, t.title),
+    index('songs_genre_idx').on(t.genre),
+    index('songs_release_date_idx').on(t.releaseDate),
+    index('songs_overplay_idx').on(t.overplayScore),
+  ],
+);
+
+export const spotifyPopularityHistory = pgTable(
+  'spotify_popularity_history',
+  {
+    id: serial('id').primaryKey(),
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    fetchedAt: tz('fetched_at').notNull(),
+    popularity: smallint('popularity').notNull(),
+  },
+  (t) => [
+    check('popularity_history_range', sql`${t.popularity} between 0 and 100`),
+    index('popularity_history_song_idx').on(t.songId, t.fetchedAt),
+  ],
+);
+
+/** One recording session: the 30 s chunks uploaded under one session_id. */
+export const recordings = pgTable(
+  'recordings',
+  {
+    id: serial('id').primaryKey(),
+    sessionId: text('session_id').notNull(),
+    filename: text('filename').notNull(),
+    source: text('source').notNull(),
+    eventId: integer('event_id').references(() => events.id, { onDelete: 'set null' }),
+    recordedAt: tz('recorded_at').notNull(),
+    uploadedAt: tz('uploaded_at').notNull().defaultNow(),
+    lastChunkAt: tz('last_chunk_at').notNull().defaultNow(),
+    durationSeconds: doublePrecision('duration_seconds').notNull().default(0),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    chunkCount: integer('chunk_count').notNull().default(0),
+    processed: boolean('processed').notNull().default(false),
+    processedAt: tz('processed_at'),
+    errorMessage: text('error_message'),
+  },
+  (t) => [
+    uniqueIndex('recordings_session_uq').on(t.sessionId),
+    index('recordings_recorded_at_idx').on(t.recordedAt),
+    index('recordings_event_idx').on(t.eventId),
+    check('recordings_counts', sql`${t.chunkCount} >= 0 and ${t.sizeBytes} >= 0 and ${t.durationSeconds} >= 0`),
+  ],
+);
+
+export const recordingChunks = pgTable(
+  'recording_chunks',
+  {
+    id: serial('id').primaryKey(),
+    recordingId: integer('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    chunkNumber: integer('chunk_number').notNull(),
+    /** Relative to the recordings folder. */
+    filePath: text('file_path').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    durationSeconds: doublePrecision('duration_seconds').notNull(),
+    recordedAt: tz('recorded_at').notNull(),
+    uploadedAt: tz('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('recording_chunks_number_uq').on(t.recordingId, t.chunkNumber),
+    check('recording_chunks_number', sql`${t.chunkNumber} >= 0`),
+    check('recording_chunks_size', sql`${t.sizeBytes} > 0`),
+  ],
+);
+
+/** A song heard at an event: the fact every analytic is computed from. */
+export const plays = pgTable(
+  'plays',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    socialId: integer('social_id').references(() => socials.id, { onDelete: 'set null' }),
+    recordingId: integer('recording_id').references(() => recordings.id, { onDelete: 'cascade' }),
+    startedAt: tz('started_at').notNull(),
+    endedAt: tz('ended_at'),
+    timeWindow: text('time_window'),
+    source: text('source').notNull(),
+    confidence: real('confidence'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('plays_time_window', sql`${t.timeWindow} is null or ${t.timeWindow} in ${WINDOW_CHECK}`),
+    check('plays_source', sql`${t.source} in ('recording', 'import', 'manual', 'demo')`),
+    check('plays_confidence', sql`${t.confidence} is null or ${t.confidence} between 0 and 1`),
+    check('plays_end_after_start', sql`${t.endedAt} is null or ${t.endedAt} >= ${t.startedAt}`),
+    index('plays_song_started_idx').on(t.songId, t.startedAt),
+    index('plays_event_window_idx').on(t.eventId, t.timeWindow),
+    index('plays_social_window_idx').on(t.socialId, t.timeWindow),
+    index('plays_recording_idx').on(t.recordingId),
+    index('plays_started_idx').on(t.startedAt),
+  ],
+);
+
+export const playlists = pgTable(
+  'playlists',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    ageCategory: text('age_category'),
+    genre: text('genre'),
+    timeWindow: text('time_window'),
+    energyLevel: text('energy_level'),
+    /** "age|genre|window|energy": one playlist per group, kept across regenerations. */
+    groupKey: text('group_key').notNull(),
+    songCount: integer('song_count').notNull().default(0),
+    totalDurationSeconds: doublePrecision('total_duration_seconds').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    fileName: text('file_name'),
+    generatedAt: tz('generated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('playlists_group_uq').on(t.groupKey), index('playlists_active_idx').on(t.isActive)],
+);
+
+export const playlistSongs = pgTable(
+  'playlist_songs',
+  {
+    playlistId: integer('playlist_id')
+      .notNull()
+      .references(() => playlists.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.playlistId, t.position] }), index('playlist_songs_song_idx').on(t.songId)],
+);
+
+export const downloadQueue = pgTable(
+  'download_queue',
+  {
+    id: serial('id').primaryKey(),
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('pending'),
+    priorityScore: doublePrecision('priority_score').notNull(),
+    downloadAttempts: integer('download_attempts').notNull().default(0),
+    addedAt: tz('added_at').notNull().defaultNow(),
+    startedAt: tz('started_at'),
+    completedAt: tz('completed_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    check('download_status', sql`${t.status} in ('pending', 'downloading', 'completed', 'failed')`),
+    uniqueIndex('download_queue_song_uq').on(t.songId),
+    index('download_queue_status_idx').on(t.status, t.priorityScore),
+  ],
+);
+
+export const scrapedEvents = pgTable(
+  'scraped_events',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable identity of a calendar row across scrapes (its link, else name and date text). */
+    sourceKey: text('source_key').notNull(),
+    name: text('name').notNull(),
+    url: text('url'),
+    dateText: text('date_text').notNull(),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    location: text('location'),
+    countryCode: text('country_code'),
+    continent: text('continent'),
+    isReviewed: boolean('is_reviewed').notNull().default(false),
+    reviewedAction: text('reviewed_action'),
+    reviewedNotes: text('reviewed_notes'),
+    reviewedAt: tz('reviewed_at'),
+    linkedEventId: integer('linked_event_id').references(() => events.id, { onDelete: 'set null' }),
+    potentialDuplicates: jsonb('potential_duplicates').notNull().default([]),
+    duplicatesCheckedAt: tz('duplicates_checked_at'),
+    scrapedAt: tz('scraped_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('scraped_events_source_uq').on(t.sourceKey),
+    check(
+      'scraped_reviewed_action',
+      sql`${t.reviewedAction} is null or ${t.reviewedAction} in ('approved', 'rejected', 'merged', 'created')`,
+    ),
+    check('scraped_reviewed_consistent', sql`${t.isReviewed} = (${t.reviewedAction} is not null)`),
+    index('scraped_events_start_idx').on(t.startDate),
+  ],
+);
+
+export const scrapeRuns = pgTable('scrape_runs', {
+  id: serial('id').primaryKey(),
+  sourceUrl: text('source_url').notNull(),
+  startedAt: tz('started_at').notNull().defaultNow(),
+  finishedAt: tz('finished_at'),
+  rowsFound: integer('rows_found').notNull().default(0),
+  inserted: integer('inserted').notNull().default(0),
+  updated: integer('updated').notNull().default(0),
+  unparsedDates: integer('unparsed_dates').notNull().default(0),
+  error: text('error'),
+});

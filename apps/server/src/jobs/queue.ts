@@ -1,0 +1,66 @@
+import { type JobName, type JobPayload, JobPayloads } from '@wcs/contract';
+import PgBoss from 'pg-boss';
+
+export type JobHandler<N extends JobName> = (data: JobPayload<N>, jobId: string) => Promise<void>;
+
+/** Typed access to the background jobs (pg-boss in the same PostgreSQL). */
+export interface JobQueue {
+  send<N extends JobName>(name: N, data: JobPayload<N>, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** At most one job per `seconds` for `key`; later sends within the window are merged into one run. */
+  sendDebounced<N extends JobName>(name: N, data: JobPayload<N>, seconds: number, key?: string): Promise<string | null>;
+  work<N extends JobName>(name: N, handler: JobHandler<N>, options?: { batchSize?: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  connectionString: string;
+  /** How often idle workers look for work, in seconds (pg-boss minimum 0.5). */
+  pollingIntervalSeconds?: number;
+  onError?: (error: Error) => void;
+}
+
+export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: options.connectionString, schema: 'pgboss', max: 4 });
+  boss.on('error', (error) => options.onError?.(error));
+  await boss.start();
+  for (const name of Object.keys(JobPayloads) as JobName[]) {
+    await boss.createQueue(name);
+  }
+  const workerIds = new Map<JobName, string[]>();
+  const polling = options.pollingIntervalSeconds ?? 1;
+
+  // A worker in this process polls; waking it after a send makes live recognition prompt.
+  const wake = (name: JobName) => {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  };
+
+  return {
+    async send(name, data, sendOptions = {}) {
+      const id = await boss.send(name, JobPayloads[name].parse(data), sendOptions);
+      wake(name);
+      return id;
+    },
+    async sendDebounced(name, data, seconds, key) {
+      const payload = JobPayloads[name].parse(data);
+      const id = key
+        ? await boss.sendDebounced(name, payload, {}, seconds, key)
+        : await boss.sendDebounced(name, payload, {}, seconds);
+      return id;
+    },
+    async work(name, handler, workOptions = {}) {
+      const id = await boss.work<JobPayload<typeof name>>(
+        name,
+        { batchSize: workOptions.batchSize ?? 1, pollingIntervalSeconds: polling },
+        async (jobs) => {
+          for (const job of jobs) {
+            await handler(JobPayloads[name].parse(job.data) as JobPayload<typeof name>, job.id);
+          }
+        },
+      );
+      workerIds.set(name, [...(workerIds.get(name) ?? []), id]);
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Errors a service throws for a person to act on; the HTTP layer turns each into its status and a
+ * JSON `{ message }`. Services never import Fastify, so this is how they speak HTTP.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const notFound = (what: string, id: number | string) => new AppError(404, `${what} ${id} was not found`);
+export const conflict = (message: string) => new AppError(409, message);
+export const tooLarge = (message: string) => new AppError(413, message);
+export const unsupportedMedia = (message: string) => new AppError(415, message);
+export const unavailable = (message: string) => new AppError(503, message);

@@ -1,0 +1,519 @@
+import { z } from 'zod';
+import { IdParams, listOf, MessageResponse, Pagination, QueryBool } from './common.js';
+import { COMPARISON, OVERPLAY } from './constants.js';
+import {
+  AgeCategorySchema,
+  BatchDetectResult,
+  ComparisonResponse,
+  DownloadPreview,
+  DownloadQueueEntry,
+  DownloadStats,
+  DownloadStatusSchema,
+  EditableSettings,
+  Event,
+  EventAnalytics,
+  EventCreate,
+  EventSuccess,
+  EventUpdate,
+  FreshSongsPool,
+  GenreCount,
+  GenreSchema,
+  OverplayTrend,
+  OverplayWarning,
+  OverviewStats,
+  Play,
+  Playlist,
+  PlaylistDetail,
+  ProgressionRow,
+  PotentialDuplicate,
+  Recording,
+  RecordingStatsSummary,
+  RegenerateResult,
+  ScrapedEvent,
+  ScrapedEventCreate,
+  ScrapedEventReview,
+  ScrapeRequest,
+  ScrapeResult,
+  ScraperFilterOptions,
+  ScraperStats,
+  Settings,
+  SettingsUpdate,
+  Social,
+  Song,
+  SongPerformance,
+  SongUpdate,
+  SpotifyPopularity,
+  TimeWindowCharacteristicsRow,
+  TimeWindowCount,
+  TopSong,
+} from './entities.js';
+
+/**
+ * Every HTTP call of the product, relative to the base path /api. The server registers its
+ * routes from these; the web client infers its request and response types from them.
+ * Path parameters are written `:name`.
+ */
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Success status when not 200. */
+  status?: number;
+  summary: string;
+}
+
+const EventIdFilter = z.object({
+  event_id: z.coerce.number().int().positive().optional(),
+  social_id: z.coerce.number().int().positive().optional(),
+});
+
+/** `ids` repeated (?ids=1&ids=2) or comma-separated (?ids=1,2). */
+const IdList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((raw, ctx) => {
+    const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(','));
+    const ids = parts.map((part) => part.trim()).filter((part) => part !== '');
+    const numbers = ids.map(Number);
+    if (numbers.some((n) => !Number.isInteger(n) || n <= 0)) {
+      ctx.addIssue({ code: 'custom', message: 'must be positive whole numbers' });
+      return z.NEVER;
+    }
+    return [...new Set(numbers)];
+  })
+  .pipe(
+    z
+      .array(z.number())
+      .min(COMPARISON.min, `select at least ${COMPARISON.min}`)
+      .max(COMPARISON.max, `select at most ${COMPARISON.max}`),
+  );
+
+export const SongListQuery = Pagination.extend({
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  genre: GenreSchema.optional(),
+  age_category: AgeCategorySchema.optional(),
+  has_file: QueryBool.optional(),
+});
+
+export const RecordingListQuery = Pagination.extend({
+  unprocessed_only: QueryBool.optional(),
+  /** Only recordings of this source, e.g. web_browser. */
+  source: z.string().max(40).optional(),
+  /** Only recordings recorded at or after this instant (ISO). */
+  since: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const UploadResult = z.object({
+  recording_id: z.number().int(),
+  session_id: z.string(),
+  chunk_number: z.number().int(),
+  chunk_size_bytes: z.number().int(),
+  /** False when this exact chunk had already been stored (a retried upload). */
+  created: z.boolean(),
+  recording: Recording,
+});
+
+export const ProcessQueued = z.object({ message: z.string(), recording_id: z.number().int() });
+
+export const api = {
+  // Events
+  listEvents: {
+    method: 'GET',
+    path: '/events/',
+    query: Pagination,
+    response: listOf(Event),
+    summary: 'Events, newest first',
+  },
+  getEvent: { method: 'GET', path: '/events/:id', params: IdParams, response: Event, summary: 'One event' },
+  createEvent: {
+    method: 'POST',
+    path: '/events/',
+    body: EventCreate,
+    response: Event,
+    status: 201,
+    summary: 'Create an event',
+  },
+  updateEvent: {
+    method: 'PUT',
+    path: '/events/:id',
+    params: IdParams,
+    body: EventUpdate,
+    response: Event,
+    summary: 'Change an event',
+  },
+  deleteEvent: {
+    method: 'DELETE',
+    path: '/events/:id',
+    params: IdParams,
+    response: MessageResponse,
+    summary: 'Delete an event with its socials and plays; its recordings keep their audio and lose the link',
+  },
+  listSocials: {
+    method: 'GET',
+    path: '/events/:id/socials',
+    params: IdParams,
+    response: listOf(Social),
+    summary: 'The nights of an event',
+  },
+
+  // Songs
+  listSongs: {
+    method: 'GET',
+    path: '/songs/',
+    query: SongListQuery,
+    response: listOf(Song),
+    summary: 'Songs, by artist then title',
+  },
+  searchSongs: {
+    method: 'GET',
+    path: '/songs/search',
+    query: z.object({
+      q: z.string().trim().min(1, 'type something to search for').max(200),
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+    }),
+    response: listOf(Song),
+    summary: 'Songs whose title or artist contains q (case- and accent-insensitive)',
+  },
+  getSong: { method: 'GET', path: '/songs/:id', params: IdParams, response: Song, summary: 'One song' },
+  updateSong: {
+    method: 'PUT',
+    path: '/songs/:id',
+    params: IdParams,
+    body: SongUpdate,
+    response: Song,
+    summary: 'Change a song',
+  },
+  deleteSong: {
+    method: 'DELETE',
+    path: '/songs/:id',
+    params: IdParams,
+    response: MessageResponse,
+    summary: 'Delete a song and its plays (the audio file on disk is left alone)',
+  },
+  listSongPlays: {
+    method: 'GET',
+    path: '/songs/:id/plays',
+    params: IdParams,
+    response: listOf(Play),
+    summary: 'Plays of a song, newest first',
+  },
+
+  // Analytics
+  overview: { method: 'GET', path: '/analytics/overview', response: OverviewStats, summary: 'Dashboard counts' },
+  playsByGenre: {
+    method: 'GET',
+    path: '/analytics/plays-by-genre',
+    query: EventIdFilter,
+    response: listOf(GenreCount),
+    summary: 'Plays per genre',
+  },
+  playsByTimeWindow: {
+    method: 'GET',
+    path: '/analytics/plays-by-time-window',
+    query: EventIdFilter,
+    response: listOf(TimeWindowCount),
+    summary: 'Plays per time window',
+  },
+  topSongs: {
+    method: 'GET',
+    path: '/analytics/top-songs',
+    query: EventIdFilter.extend({ limit: z.coerce.number().int().min(1).max(500).default(20) }),
+    response: listOf(TopSong),
+    summary: 'Most played songs',
+  },
+  eventAnalytics: {
+    method: 'GET',
+    path: '/analytics/events/:id',
+    params: IdParams,
+    response: EventAnalytics,
+    summary: 'Analytics of one event',
+  },
+  bpmProgression: {
+    method: 'GET',
+    path: '/analytics/bpm-progression',
+    query: EventIdFilter,
+    response: listOf(ProgressionRow),
+    summary: 'Average BPM per time window',
+  },
+  energyProgression: {
+    method: 'GET',
+    path: '/analytics/energy-progression',
+    query: EventIdFilter,
+    response: listOf(ProgressionRow),
+    summary: 'Average energy (0-1000) per time window',
+  },
+  valenceProgression: {
+    method: 'GET',
+    path: '/analytics/valence-progression',
+    query: EventIdFilter,
+    response: listOf(ProgressionRow),
+    summary: 'Average valence (0-1000) per time window',
+  },
+  danceabilityProgression: {
+    method: 'GET',
+    path: '/analytics/danceability-progression',
+    query: EventIdFilter,
+    response: listOf(ProgressionRow),
+    summary: 'Average danceability (0-1000) per time window',
+  },
+  genreDistribution: {
+    method: 'GET',
+    path: '/analytics/genre-distribution',
+    query: EventIdFilter,
+    response: listOf(GenreCount),
+    summary: 'Plays per genre',
+  },
+  timeWindowCharacteristics: {
+    method: 'GET',
+    path: '/analytics/time-window-characteristics',
+    response: listOf(TimeWindowCharacteristicsRow),
+    summary: 'Plays, averages and top genre per time window over all plays',
+  },
+  compare: {
+    method: 'GET',
+    path: '/analytics/compare',
+    query: z.object({ ids: IdList, comparison_type: z.enum(['event', 'social']).default('event') }),
+    response: ComparisonResponse,
+    summary: 'Compare 2 to 5 events or socials',
+  },
+  eventSuccess: {
+    method: 'GET',
+    path: '/analytics/event-success/:id',
+    params: IdParams,
+    response: EventSuccess,
+    summary: 'Success metrics of an event',
+  },
+  overplayWarnings: {
+    method: 'GET',
+    path: '/analytics/overplay-warnings',
+    query: z.object({
+      threshold: z.coerce.number().min(0).max(100).default(OVERPLAY.defaultThreshold),
+      limit: z.coerce.number().int().min(1).max(500).default(OVERPLAY.warningsLimit),
+    }),
+    response: listOf(OverplayWarning),
+    summary: 'Songs whose overplay score reaches the threshold, highest first',
+  },
+  overplayTrend: {
+    method: 'GET',
+    path: '/analytics/overplay-trend/:id',
+    params: IdParams,
+    response: OverplayTrend,
+    summary: 'Monthly plays of a song with its overplay score',
+  },
+  freshSongsPool: {
+    method: 'GET',
+    path: '/analytics/fresh-songs-pool',
+    query: z.object({
+      age_category: AgeCategorySchema.optional(),
+      genre: GenreSchema.optional(),
+      limit: z.coerce.number().int().min(1).max(1000).default(OVERPLAY.freshPoolLimit),
+    }),
+    response: FreshSongsPool,
+    summary: 'Songs with an overplay score under 50',
+  },
+  songPerformance: {
+    method: 'GET',
+    path: '/analytics/song-performance/:id',
+    params: IdParams,
+    response: SongPerformance,
+    summary: 'Plays of a song over time',
+  },
+  spotifyPopularity: {
+    method: 'GET',
+    path: '/analytics/spotify-popularity/:id',
+    params: IdParams,
+    response: SpotifyPopularity,
+    summary: 'Stored Spotify popularity history of a song',
+  },
+
+  // Playlists
+  listPlaylists: {
+    method: 'GET',
+    path: '/playlists',
+    query: z.object({ is_active: QueryBool.default(true) }),
+    response: listOf(Playlist),
+    summary: 'Generated playlists',
+  },
+  getPlaylist: {
+    method: 'GET',
+    path: '/playlists/:id',
+    params: IdParams,
+    response: PlaylistDetail,
+    summary: 'A playlist with its songs in order',
+  },
+  regeneratePlaylists: {
+    method: 'POST',
+    path: '/playlists/regenerate',
+    response: RegenerateResult,
+    summary: 'Regenerate every playlist',
+  },
+  regeneratePlaylist: {
+    method: 'POST',
+    path: '/playlists/:id/regenerate',
+    params: IdParams,
+    response: PlaylistDetail,
+    summary: 'Regenerate one playlist',
+  },
+
+  // Settings
+  getSettings: { method: 'GET', path: '/settings', response: Settings, summary: 'Runtime settings' },
+  updateSettings: {
+    method: 'PUT',
+    path: '/settings',
+    body: SettingsUpdate,
+    response: Settings,
+    summary: 'Change the editable settings',
+  },
+
+  // Scraper
+  listScrapedEvents: {
+    method: 'GET',
+    path: '/scraper/events',
+    query: Pagination.extend({
+      limit: z.coerce.number().int().min(1).max(200).default(20),
+      year: z.coerce.number().int().min(1900).max(2200).optional(),
+      country_code: z.string().max(3).optional(),
+      continent: z.string().max(40).optional(),
+      is_reviewed: QueryBool.optional(),
+      has_duplicates: QueryBool.optional(),
+      has_songs: QueryBool.optional(),
+    }),
+    response: z.object({ events: z.array(ScrapedEvent), total: z.number().int() }),
+    summary: 'Scraped events, soonest first',
+  },
+  scraperFilterOptions: {
+    method: 'GET',
+    path: '/scraper/filter-options',
+    response: ScraperFilterOptions,
+    summary: 'Years, continents and countries present among scraped events',
+  },
+  detectDuplicates: {
+    method: 'POST',
+    path: '/scraper/events/:id/detect-duplicates',
+    params: IdParams,
+    response: z.object({ scraped_event_id: z.number().int(), potential_duplicates: z.array(PotentialDuplicate) }),
+    summary: 'Find product events that may be this scraped event',
+  },
+  createFromScraped: {
+    method: 'POST',
+    path: '/scraper/events/create',
+    body: ScrapedEventCreate,
+    response: z.object({ event: Event, scraped_event: ScrapedEvent }),
+    status: 201,
+    summary: 'Create a product event from a scraped event',
+  },
+  reviewScraped: {
+    method: 'POST',
+    path: '/scraper/events/review',
+    body: ScrapedEventReview,
+    response: z.object({ scraped_event: ScrapedEvent }),
+    summary: 'Approve, reject or merge a scraped event',
+  },
+  batchDetectDuplicates: {
+    method: 'POST',
+    path: '/scraper/events/batch-detect-duplicates',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+    response: BatchDetectResult,
+    summary: 'Detect duplicates for unreviewed scraped events',
+  },
+  scrapeEvents: {
+    method: 'POST',
+    path: '/scraper/scrape-events',
+    body: ScrapeRequest,
+    response: ScrapeResult,
+    summary: 'Fetch the events calendar now',
+  },
+  scraperStats: { method: 'GET', path: '/scraper/stats', response: ScraperStats, summary: 'Review queue counts' },
+
+  // Recordings
+  listRecordings: {
+    method: 'GET',
+    path: '/recordings/',
+    query: RecordingListQuery,
+    response: z.object({ recordings: z.array(Recording), total: z.number().int() }),
+    summary: 'Recordings, newest first',
+  },
+  recordingStats: {
+    method: 'GET',
+    path: '/recordings/stats/summary',
+    response: RecordingStatsSummary,
+    summary: 'Recording totals',
+  },
+  getRecording: {
+    method: 'GET',
+    path: '/recordings/:id',
+    params: IdParams,
+    response: Recording,
+    summary: 'One recording with its recognised songs',
+  },
+  /** Multipart (audio_file, metadata); its body is not described by a JSON schema. */
+  uploadRecording: {
+    method: 'POST',
+    path: '/recordings/upload',
+    response: UploadResult,
+    summary: 'Upload one chunk of a recording session (multipart: audio_file, metadata JSON)',
+  },
+  assignRecordingEvent: {
+    method: 'PATCH',
+    path: '/recordings/:id/event',
+    params: IdParams,
+    query: z.object({ event_id: z.coerce.number().int().positive() }),
+    response: Recording,
+    summary: 'Assign a recording to an event',
+  },
+  deleteRecording: {
+    method: 'DELETE',
+    path: '/recordings/:id',
+    params: IdParams,
+    response: MessageResponse,
+    summary: 'Delete a recording, its audio files and everything recognised from it',
+  },
+  processRecording: {
+    method: 'POST',
+    path: '/tasks/recognition/process/:id',
+    params: IdParams,
+    response: ProcessQueued,
+    status: 202,
+    summary: 'Queue (re)processing of a recording',
+  },
+
+  // Downloads
+  downloadQueue: {
+    method: 'GET',
+    path: '/downloads/queue',
+    query: z.object({
+      status: DownloadStatusSchema.optional(),
+      limit: z.coerce.number().int().min(1).max(1000).default(100),
+    }),
+    response: z.object({ entries: z.array(DownloadQueueEntry), total: z.number().int() }),
+    summary: 'Download queue, highest priority first',
+  },
+  downloadStats: { method: 'GET', path: '/downloads/stats', response: DownloadStats, summary: 'Queue counts' },
+  downloadPreview: {
+    method: 'GET',
+    path: '/downloads/preview',
+    response: DownloadPreview,
+    summary: 'What a download run would fetch',
+  },
+  retryDownload: {
+    method: 'POST',
+    path: '/downloads/:id/retry',
+    params: IdParams,
+    response: DownloadQueueEntry,
+    summary: 'Put a failed entry back to pending',
+  },
+  startDownloads: {
+    method: 'POST',
+    path: '/downloads/start',
+    response: z.object({ message: z.string(), queued: z.number().int() }),
+    summary: 'Queue the candidates and ask the download worker to start',
+  },
+} as const satisfies Record<string, Endpoint>;
+
+export type Api = typeof api;
+export type EndpointName = keyof Api;
+
+/** Editable settings as the form sends them. */
+export type SettingsForm = z.infer<typeof EditableSettings>;

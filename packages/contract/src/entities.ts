@@ -1,0 +1,556 @@
+import { z } from 'zod';
+import {
+  AGE_CATEGORIES,
+  DOWNLOAD_STATUSES,
+  GENRES,
+  REVIEW_ACTIONS,
+  REVIEWED_ACTIONS,
+  SETTINGS_RANGES,
+  TIME_WINDOWS,
+} from './constants.js';
+import { DateOnly, Timestamp } from './common.js';
+
+export const TimeWindowSchema = z.enum(TIME_WINDOWS);
+export const GenreSchema = z.enum(GENRES);
+export const AgeCategorySchema = z.enum(AGE_CATEGORIES);
+/** 0-1000 scale of energy, danceability and valence. */
+export const Scale1000 = z.number().min(0).max(1000);
+
+// ---------------------------------------------------------------------------------------------
+// Events and socials
+
+export const Event = z.object({
+  event_id: z.number().int(),
+  event_name: z.string(),
+  start_date: DateOnly,
+  end_date: DateOnly,
+  location: z.string().nullable(),
+  is_festival: z.boolean(),
+  /** Effective weight: the event's own override, else festival_weight or party_weight. */
+  event_weight: z.number(),
+  /** The event's own weight override, null when it follows the settings. */
+  weight_override: z.number().nullable(),
+  /** IANA time zone in which the event's nights are reckoned (time windows, socials). */
+  timezone: z.string(),
+  country_code: z.string().nullable(),
+  created_at: Timestamp,
+});
+export type Event = z.infer<typeof Event>;
+
+const IanaTimeZone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an IANA time zone such as Europe/Berlin' },
+);
+
+const EventFields = z.object({
+  event_name: z.string().trim().min(1, 'must not be empty').max(200),
+  start_date: DateOnly,
+  end_date: DateOnly,
+  location: z.string().trim().max(200).nullable().optional(),
+  is_festival: z.boolean().default(false),
+  weight_override: z.number().min(1).max(100).nullable().optional(),
+  timezone: IanaTimeZone.optional(),
+  country_code: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code')
+    .nullable()
+    .optional(),
+});
+
+const endNotBeforeStart = (value: { start_date?: string; end_date?: string }) =>
+  !value.start_date || !value.end_date || value.end_date >= value.start_date;
+const endMessage = { message: 'end_date must not be before start_date', path: ['end_date'] };
+
+export const EventCreate = EventFields.refine(endNotBeforeStart, endMessage);
+export type EventCreate = z.infer<typeof EventCreate>;
+export const EventUpdate = EventFields.partial().refine(endNotBeforeStart, endMessage);
+export type EventUpdate = z.infer<typeof EventUpdate>;
+
+export const Social = z.object({
+  social_id: z.number().int(),
+  event_id: z.number().int(),
+  social_name: z.string(),
+  social_date: DateOnly,
+  day_of_week: z.string(),
+  /** HH:MM in the event's time zone. */
+  start_time: z.string().nullable(),
+  /** HH:MM in the event's time zone. */
+  end_time: z.string().nullable(),
+  play_count: z.number().int(),
+});
+export type Social = z.infer<typeof Social>;
+
+// ---------------------------------------------------------------------------------------------
+// Songs and plays
+
+export const Song = z.object({
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  album: z.string().nullable(),
+  genre: GenreSchema.nullable(),
+  release_date: DateOnly.nullable(),
+  /** Derived from release_date and today; null without a release date. */
+  age_category: AgeCategorySchema.nullable(),
+  /** Beats per minute, one decimal. */
+  bpm: z.number().nullable(),
+  /** Standard notation, e.g. 'A minor', 'F# major'. */
+  key: z.string().nullable(),
+  energy_level: Scale1000.nullable(),
+  danceability: Scale1000.nullable(),
+  valence: Scale1000.nullable(),
+  /** 0-100. */
+  spotify_popularity: z.number().int().min(0).max(100).nullable(),
+  duration_ms: z.number().int().nullable(),
+  analyzed_at: Timestamp.nullable(),
+  analysis_version: z.string().nullable(),
+  file_present: z.boolean(),
+  file_path: z.string().nullable(),
+  /** Percentile rank of recent exposure, 0-100. */
+  overplay_score: z.number(),
+  play_count: z.number().int(),
+});
+export type Song = z.infer<typeof Song>;
+
+export const SongUpdate = z
+  .object({
+    title: z.string().trim().min(1).max(300),
+    artist: z.string().trim().min(1).max(300),
+    album: z.string().trim().max(300).nullable(),
+    genre: GenreSchema.nullable(),
+    release_date: DateOnly.nullable(),
+    bpm: z.number().min(20).max(300).nullable(),
+    key: z.string().trim().max(20).nullable(),
+    energy_level: Scale1000.nullable(),
+    danceability: Scale1000.nullable(),
+    valence: Scale1000.nullable(),
+    spotify_popularity: z.number().int().min(0).max(100).nullable(),
+  })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one field to change' });
+export type SongUpdate = z.infer<typeof SongUpdate>;
+
+export const PlaySource = z.enum(['recording', 'import', 'manual', 'demo']);
+
+export const Play = z.object({
+  play_id: z.number().int(),
+  song_id: z.number().int(),
+  event_id: z.number().int(),
+  event_name: z.string(),
+  is_festival: z.boolean(),
+  social_id: z.number().int().nullable(),
+  social_name: z.string().nullable(),
+  started_at: Timestamp,
+  ended_at: Timestamp.nullable(),
+  time_window: TimeWindowSchema.nullable(),
+  source: PlaySource,
+  /** 0-1. */
+  confidence: z.number().nullable(),
+  recording_id: z.number().int().nullable(),
+});
+export type Play = z.infer<typeof Play>;
+
+// ---------------------------------------------------------------------------------------------
+// Recordings
+
+export const RecognizedSong = z.object({
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  /** When the song started, ISO. */
+  timestamp: Timestamp,
+  ended_at: Timestamp.nullable(),
+  /** 0-1. */
+  confidence: z.number().nullable(),
+});
+export type RecognizedSong = z.infer<typeof RecognizedSong>;
+
+export const Recording = z.object({
+  recording_id: z.number().int(),
+  session_id: z.string(),
+  filename: z.string(),
+  recorded_at: Timestamp,
+  uploaded_at: Timestamp,
+  processed: z.boolean(),
+  processed_at: Timestamp.nullable(),
+  error_message: z.string().nullable(),
+  duration_minutes: z.number(),
+  file_size_mb: z.number(),
+  chunk_count: z.number().int(),
+  songs_recognized: z.number().int(),
+  event_id: z.number().int().nullable(),
+  event_name: z.string().nullable(),
+  /** web_browser, device, or another client's name. */
+  source: z.string(),
+  recognized_songs: z.array(RecognizedSong),
+});
+export type Recording = z.infer<typeof Recording>;
+
+export const RecordingStatsSummary = z.object({
+  recordings: z.object({ total: z.number().int(), processed: z.number().int(), unprocessed: z.number().int() }),
+  storage: z.object({ total_gb: z.number(), total_mb: z.number() }),
+  duration: z.object({ total_hours: z.number() }),
+  recognition: z.object({ total_songs_recognized: z.number().int(), average_per_recording: z.number() }),
+});
+export type RecordingStatsSummary = z.infer<typeof RecordingStatsSummary>;
+
+/** The `metadata` JSON field of an upload. */
+export const UploadMetadata = z.object({
+  /** Groups the chunks of one recording; letters, digits and . _ : - only. */
+  session_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'may contain only letters, digits and . _ : -'),
+  /** 0-based position of the chunk in its session. */
+  chunk_number: z.number().int().min(0).max(100_000),
+  filename: z.string().trim().min(1).max(255).optional(),
+  recorded_at: z.iso.datetime({ offset: true }).optional(),
+  /** Length of this chunk in seconds. */
+  duration_seconds: z.number().positive().max(3600),
+  event_id: z.number().int().positive().nullable().optional(),
+  /** A new event to create (dated by recorded_at) when no event_id is given. */
+  event_name: z.string().trim().max(200).nullable().optional(),
+  source: z.string().trim().min(1).max(40).default('device'),
+});
+export type UploadMetadata = z.infer<typeof UploadMetadata>;
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+const range = (name: keyof typeof SETTINGS_RANGES, integer = false) => {
+  const { min, max } = SETTINGS_RANGES[name];
+  const base = integer ? z.number().int() : z.number();
+  return base.min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+};
+
+export const EditableSettings = z.object({
+  download_enabled: z.boolean(),
+  download_priority_threshold: range('download_priority_threshold'),
+  minimum_plays_to_download: range('minimum_plays_to_download', true),
+  party_weight: range('party_weight'),
+  festival_weight: range('festival_weight'),
+  overplay_new_threshold: range('overplay_new_threshold'),
+  overplay_mid_threshold: range('overplay_mid_threshold'),
+});
+export type EditableSettings = z.infer<typeof EditableSettings>;
+
+export const Settings = EditableSettings.extend({
+  /** Read-only, from the server's configuration. */
+  max_downloads_per_day: z.number().int(),
+  /** Read-only, from the server's configuration. */
+  tor_enabled: z.boolean(),
+});
+export type Settings = z.infer<typeof Settings>;
+
+/** PUT /settings: any of the seven editable fields; the merged result must keep festival >= party. */
+export const SettingsUpdate = EditableSettings.partial();
+export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
+
+export const DEFAULT_SETTINGS: EditableSettings = {
+  download_enabled: false,
+  download_priority_threshold: SETTINGS_RANGES.download_priority_threshold.default,
+  minimum_plays_to_download: SETTINGS_RANGES.minimum_plays_to_download.default,
+  party_weight: SETTINGS_RANGES.party_weight.default,
+  festival_weight: SETTINGS_RANGES.festival_weight.default,
+  overplay_new_threshold: SETTINGS_RANGES.overplay_new_threshold.default,
+  overplay_mid_threshold: SETTINGS_RANGES.overplay_mid_threshold.default,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Analytics
+
+export const OverviewStats = z.object({
+  total_songs: z.number().int(),
+  total_events: z.number().int(),
+  total_plays: z.number().int(),
+  pending_downloads: z.number().int(),
+});
+
+export const GenreCount = z.object({ genre: z.string(), play_count: z.number().int() });
+export const TimeWindowCount = z.object({ time_window: TimeWindowSchema, play_count: z.number().int() });
+
+export const TopSong = z.object({
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  genre: GenreSchema.nullable(),
+  play_count: z.number().int(),
+  event_count: z.number().int(),
+  last_played_at: Timestamp.nullable(),
+});
+
+/** One row per time window that has plays; averages are null when no played song has the value. */
+export const ProgressionRow = z.object({
+  time_window: TimeWindowSchema,
+  play_count: z.number().int(),
+  avg_bpm: z.number().nullable(),
+  avg_energy: z.number().nullable(),
+  avg_valence: z.number().nullable(),
+  avg_danceability: z.number().nullable(),
+});
+export type ProgressionRow = z.infer<typeof ProgressionRow>;
+
+export const TimeWindowCharacteristicsRow = ProgressionRow.extend({ top_genre: z.string().nullable() });
+
+export const EventAnalytics = z.object({
+  event: Event,
+  total_plays: z.number().int(),
+  unique_songs: z.number().int(),
+  socials: z.array(Social),
+  genre_distribution: z.array(GenreCount),
+  time_windows: z.array(TimeWindowCharacteristicsRow),
+  top_songs: z.array(TopSong),
+});
+
+/** Map of time window to the average; windows without plays are absent. */
+const WindowMap = z.record(z.string(), z.number().nullable());
+export const ComparisonEntity = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  bpm_progression: WindowMap,
+  energy_progression: WindowMap,
+  valence_progression: WindowMap,
+  danceability_progression: WindowMap,
+  genre_distribution: z.record(z.string(), z.number().int()),
+});
+export const ComparisonResponse = z.object({
+  comparison_type: z.enum(['event', 'social']),
+  entities: z.array(ComparisonEntity),
+});
+
+export const EventSuccess = z.object({
+  event_id: z.number().int(),
+  event_name: z.string(),
+  /** Percent. */
+  variety_score: z.number(),
+  unique_songs: z.number().int(),
+  unique_artists: z.number().int(),
+  total_plays: z.number().int(),
+  energy_distribution: z.object({
+    balance_score: z.number(),
+    mean: z.number().nullable(),
+    std: z.number().nullable(),
+    histogram: z.record(z.string(), z.number().int()),
+  }),
+  genre_balance: z.object({
+    score: z.number(),
+    genre_count: z.number().int(),
+    dominant_genre: z.string().nullable(),
+    genres: z.record(z.string(), z.number().int()),
+  }),
+  /** Percent of unique songs released under 6 months before the event began. */
+  new_song_rate: z.number(),
+  new_song_count: z.number().int(),
+});
+
+export const OverplaySeverity = z.enum(['warning', 'high', 'critical']);
+export const OverplayWarning = Song.extend({ severity: OverplaySeverity });
+
+export const MonthlyPlays = z.object({ month: z.string(), plays: z.number().int() });
+export const OverplayTrend = z.object({
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  current_overplay_score: z.number(),
+  total_plays: z.number().int(),
+  trend: z.array(MonthlyPlays),
+});
+
+export const FreshSongsPool = z.object({
+  data: z.array(Song),
+  total: z.number().int(),
+  by_age_category: z.object({ new: z.number().int(), mid: z.number().int(), old: z.number().int() }),
+});
+
+export const SongPerformance = z.object({
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  age_category: AgeCategorySchema.nullable(),
+  overplay_score: z.number(),
+  spotify_popularity: z.number().nullable(),
+  total_plays: z.number().int(),
+  total_events: z.number().int(),
+  monthly_trend: z.array(MonthlyPlays),
+  timeline: z.array(
+    z.object({
+      event_name: z.string(),
+      event_date: DateOnly,
+      played_at: Timestamp,
+      time_window: TimeWindowSchema.nullable(),
+      is_festival: z.boolean(),
+    }),
+  ),
+});
+
+export const SpotifyPopularity = z.object({
+  data: z.object({
+    current_popularity: z.number().nullable(),
+    history: z.array(z.object({ fetched_at: Timestamp, popularity: z.number() })),
+  }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Playlists
+
+export const Playlist = z.object({
+  playlist_id: z.number().int(),
+  playlist_name: z.string(),
+  age_category: AgeCategorySchema.nullable(),
+  genre: z.string().nullable(),
+  time_window: TimeWindowSchema.nullable(),
+  energy_level: z.enum(['high', 'mid', 'low']).nullable(),
+  song_count: z.number().int(),
+  total_duration_seconds: z.number(),
+  is_active: z.boolean(),
+  generated_at: Timestamp,
+  /** Relative API path of the M3U8 download. */
+  m3u8_url: z.string(),
+});
+export const PlaylistDetail = Playlist.extend({ songs: z.array(Song) });
+export const RegenerateResult = z.object({
+  message: z.string(),
+  active: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  deactivated: z.number().int(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Downloads
+
+export const DownloadStatusSchema = z.enum(DOWNLOAD_STATUSES);
+export const DownloadQueueEntry = z.object({
+  queue_id: z.number().int(),
+  song_id: z.number().int(),
+  title: z.string(),
+  artist: z.string(),
+  status: DownloadStatusSchema,
+  priority_score: z.number(),
+  download_attempts: z.number().int(),
+  added_at: Timestamp,
+  started_at: Timestamp.nullable(),
+  completed_at: Timestamp.nullable(),
+  last_error: z.string().nullable(),
+});
+export const DownloadStats = z.object({
+  queue: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    downloading: z.number().int(),
+    completed: z.number().int(),
+    failed: z.number().int(),
+  }),
+  songs: z.object({ played_but_no_file: z.number().int() }),
+});
+export const DownloadPreview = z.object({
+  total_candidates: z.number().int(),
+  estimated_size_gb: z.number(),
+  estimated_analysis_minutes: z.number(),
+  estimated_cost_usd: z.number(),
+  current_settings: z.object({
+    minimum_plays: z.number().int(),
+    priority_threshold: z.number(),
+    download_enabled: z.boolean(),
+  }),
+  top_songs: z.array(
+    z.object({
+      song_id: z.number().int(),
+      title: z.string(),
+      artist: z.string(),
+      priority: z.number(),
+      play_count: z.number().int(),
+    }),
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Scraped events
+
+export const PotentialDuplicate = z.object({
+  event_id: z.number().int(),
+  event_name: z.string(),
+  /** 0-1. */
+  overall_score: z.number(),
+  /** 0-1. */
+  name_similarity: z.number(),
+  date_difference_days: z.number().int(),
+});
+export const ScrapedEvent = z.object({
+  id: z.number().int(),
+  event_name: z.string(),
+  url: z.string().nullable(),
+  date_text: z.string(),
+  start_date: DateOnly.nullable(),
+  end_date: DateOnly.nullable(),
+  location: z.string().nullable(),
+  country_code: z.string().nullable(),
+  continent: z.string().nullable(),
+  is_reviewed: z.boolean(),
+  reviewed_action: z.enum(REVIEWED_ACTIONS).nullable(),
+  reviewed_notes: z.string().nullable(),
+  reviewed_at: Timestamp.nullable(),
+  /** The product event this one became or was merged into. */
+  linked_event_id: z.number().int().nullable(),
+  has_songs: z.boolean(),
+  potential_duplicates: z.array(PotentialDuplicate),
+  scraped_at: Timestamp,
+});
+export const ScraperFilterOptions = z.object({
+  years: z.array(z.number().int()),
+  continents: z.array(z.object({ name: z.string(), count: z.number().int() })),
+  countries: z.array(z.object({ code: z.string(), count: z.number().int() })),
+});
+export const ScrapedEventCreate = z.object({
+  scraped_event_id: z.number().int().positive(),
+  override_name: z.string().trim().min(1).max(200).optional(),
+  override_location: z.string().trim().max(200).optional(),
+  notes: z.string().max(2000).optional(),
+});
+export const ScrapedEventReview = z
+  .object({
+    scraped_event_id: z.number().int().positive(),
+    action: z.enum(REVIEW_ACTIONS),
+    notes: z.string().max(2000).optional(),
+    merge_with_event_id: z.number().int().positive().optional(),
+  })
+  .refine((v) => v.action !== 'merged' || v.merge_with_event_id !== undefined, {
+    message: 'merge_with_event_id is required to merge',
+    path: ['merge_with_event_id'],
+  });
+export const BatchDetectResult = z.object({
+  processed: z.number().int(),
+  total_duplicates_found: z.number().int(),
+  events_with_duplicates: z.number().int(),
+});
+export const ScrapeRequest = z.object({ url: z.url().optional() });
+export const ScrapeResult = z.object({
+  source_url: z.string(),
+  scraped_at: Timestamp,
+  rows_found: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  unparsed_dates: z.number().int(),
+});
+export const ScraperStats = z.object({
+  total: z.number().int(),
+  reviewed: z.number().int(),
+  unreviewed: z.number().int(),
+  with_duplicates: z.number().int(),
+  unparsed_dates: z.number().int(),
+  by_action: z.object({
+    approved: z.number().int(),
+    rejected: z.number().int(),
+    merged: z.number().int(),
+    created: z.number().int(),
+  }),
+  last_scraped_at: Timestamp.nullable(),
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Background jobs (pg-boss queues) and their payloads. Handlers must be safe to re-run. */
+export const JobPayloads = {
+  /** Recognise the songs of a recording (all its chunks, or from one chunk on). */
+  'recording.process': z.object({ recording_id: z.number().int(), reason: z.enum(['upload', 'retry']) }),
+  /** Recompute overplay scores and download priorities (debounced after plays or settings change). */
+  'scores.recompute': z.object({ reason: z.string() }),
+  /** Put download candidates into the queue when downloads are enabled. */
+  'downloads.enqueue': z.object({}),
+  /** Regenerate every playlist. */
+  'playlists.regenerate': z.object({ reason: z.string() }),
+  /** Fetch the events calendar. */
+  'scraper.scrape': z.object({ url: z.string().optional() }),
+} as const;
+
+export type JobName = keyof typeof JobPayloads;
+export type JobPayload<N extends JobName> = z.infer<(typeof JobPayloads)[N]>;
+export const JOB_NAMES = Object.keys(JobPayloads) as JobName[];
