@@ -30,7 +30,8 @@ const PG_CLIENT_ERRORS: Record<string, number> = {
 
 function describePgError(error: { code?: string; detail?: string; constraint?: string }): string {
   if (error.code === '23505') return `Already exists${error.detail ? `: ${error.detail}` : ''}`;
-  if (error.code === '23503') return `Refers to something that does not exist or is still in use${error.detail ? `: ${error.detail}` : ''}`;
+  if (error.code === '23503')
+    return `Refers to something that does not exist or is still in use${error.detail ? `: ${error.detail}` : ''}`;
   if (error.code === '23514') return `Value not allowed (${error.constraint ?? 'check'})`;
   return 'Invalid value';
 }
@@ -49,7 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => {
-        const where = `${error.validationContext ?? 'request'}${issue.instancePath.replaceAll('/', '.')}`;
+        const context = error.validationContext ?? 'request';
+        const where = issue.instancePath ? `${context}${issue.instancePath.replaceAll('/', '.')}` : context;
         return { field: where, message: issue.message };
       });
       const message = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
@@ -64,7 +66,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
-      return reply.status(500).send({ message: 'Internal server error: the response did not match its schema' });
+      return reply
+        .status(500)
+        .send({ message: 'Internal server error: the response did not match its schema' });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: error.message });

@@ -9,7 +9,7 @@ import {
   DownloadQueueEntry,
   DownloadStats,
   DownloadStatusSchema,
-  EditableSettings,
+  type EditableSettings,
   Event,
   EventAnalytics,
   EventCreate,
@@ -24,8 +24,8 @@ import {
   Play,
   Playlist,
   PlaylistDetail,
-  ProgressionRow,
   PotentialDuplicate,
+  ProgressionRow,
   Recording,
   RecordingStatsSummary,
   RegenerateResult,
@@ -115,6 +115,8 @@ export const UploadResult = z.object({
   recording: Recording,
 });
 
+export type UploadResult = z.infer<typeof UploadResult>;
+
 export const ProcessQueued = z.object({ message: z.string(), recording_id: z.number().int() });
 
 export const api = {
@@ -201,7 +203,12 @@ export const api = {
   },
 
   // Analytics
-  overview: { method: 'GET', path: '/analytics/overview', response: OverviewStats, summary: 'Dashboard counts' },
+  overview: {
+    method: 'GET',
+    path: '/analytics/overview',
+    response: OverviewStats,
+    summary: 'Dashboard counts',
+  },
   playsByGenre: {
     method: 'GET',
     path: '/analytics/plays-by-genre',
@@ -393,7 +400,10 @@ export const api = {
     method: 'POST',
     path: '/scraper/events/:id/detect-duplicates',
     params: IdParams,
-    response: z.object({ scraped_event_id: z.number().int(), potential_duplicates: z.array(PotentialDuplicate) }),
+    response: z.object({
+      scraped_event_id: z.number().int(),
+      potential_duplicates: z.array(PotentialDuplicate),
+    }),
     summary: 'Find product events that may be this scraped event',
   },
   createFromScraped: {
@@ -425,7 +435,12 @@ export const api = {
     response: ScrapeResult,
     summary: 'Fetch the events calendar now',
   },
-  scraperStats: { method: 'GET', path: '/scraper/stats', response: ScraperStats, summary: 'Review queue counts' },
+  scraperStats: {
+    method: 'GET',
+    path: '/scraper/stats',
+    response: ScraperStats,
+    summary: 'Review queue counts',
+  },
 
   // Recordings
   listRecordings: {
@@ -490,7 +505,12 @@ export const api = {
     response: z.object({ entries: z.array(DownloadQueueEntry), total: z.number().int() }),
     summary: 'Download queue, highest priority first',
   },
-  downloadStats: { method: 'GET', path: '/downloads/stats', response: DownloadStats, summary: 'Queue counts' },
+  downloadStats: {
+    method: 'GET',
+    path: '/downloads/stats',
+    response: DownloadStats,
+    summary: 'Queue counts',
+  },
   downloadPreview: {
     method: 'GET',
     path: '/downloads/preview',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DateOnly, Timestamp } from './common.js';
 import {
   AGE_CATEGORIES,
   DOWNLOAD_STATUSES,
@@ -8,7 +9,6 @@ import {
   SETTINGS_RANGES,
   TIME_WINDOWS,
 } from './constants.js';
-import { DateOnly, Timestamp } from './common.js';
 
 export const TimeWindowSchema = z.enum(TIME_WINDOWS);
 export const GenreSchema = z.enum(GENRES);
@@ -194,7 +194,11 @@ export const Recording = z.object({
 export type Recording = z.infer<typeof Recording>;
 
 export const RecordingStatsSummary = z.object({
-  recordings: z.object({ total: z.number().int(), processed: z.number().int(), unprocessed: z.number().int() }),
+  recordings: z.object({
+    total: z.number().int(),
+    processed: z.number().int(),
+    unprocessed: z.number().int(),
+  }),
   storage: z.object({ total_gb: z.number(), total_mb: z.number() }),
   duration: z.object({ total_hours: z.number() }),
   recognition: z.object({ total_songs_recognized: z.number().int(), average_per_recording: z.number() }),
@@ -273,6 +277,7 @@ export const OverviewStats = z.object({
   total_plays: z.number().int(),
   pending_downloads: z.number().int(),
 });
+export type OverviewStats = z.infer<typeof OverviewStats>;
 
 export const GenreCount = z.object({ genre: z.string(), play_count: z.number().int() });
 export const TimeWindowCount = z.object({ time_window: TimeWindowSchema, play_count: z.number().int() });
@@ -554,3 +559,40 @@ export const ScraperStats = z.object({
   }),
   last_scraped_at: Timestamp.nullable(),
 });
+
+// Inferred types of the schemas above, under the same names.
+export type TimeWindowSchema = z.infer<typeof TimeWindowSchema>;
+export type GenreSchema = z.infer<typeof GenreSchema>;
+export type AgeCategorySchema = z.infer<typeof AgeCategorySchema>;
+export type PlaySource = z.infer<typeof PlaySource>;
+export type GenreCount = z.infer<typeof GenreCount>;
+export type TimeWindowCount = z.infer<typeof TimeWindowCount>;
+export type TopSong = z.infer<typeof TopSong>;
+export type TimeWindowCharacteristicsRow = z.infer<typeof TimeWindowCharacteristicsRow>;
+export type EventAnalytics = z.infer<typeof EventAnalytics>;
+export type ComparisonEntity = z.infer<typeof ComparisonEntity>;
+export type ComparisonResponse = z.infer<typeof ComparisonResponse>;
+export type EventSuccess = z.infer<typeof EventSuccess>;
+export type OverplaySeverity = z.infer<typeof OverplaySeverity>;
+export type OverplayWarning = z.infer<typeof OverplayWarning>;
+export type MonthlyPlays = z.infer<typeof MonthlyPlays>;
+export type OverplayTrend = z.infer<typeof OverplayTrend>;
+export type FreshSongsPool = z.infer<typeof FreshSongsPool>;
+export type SongPerformance = z.infer<typeof SongPerformance>;
+export type SpotifyPopularity = z.infer<typeof SpotifyPopularity>;
+export type Playlist = z.infer<typeof Playlist>;
+export type PlaylistDetail = z.infer<typeof PlaylistDetail>;
+export type RegenerateResult = z.infer<typeof RegenerateResult>;
+export type DownloadStatusSchema = z.infer<typeof DownloadStatusSchema>;
+export type DownloadQueueEntry = z.infer<typeof DownloadQueueEntry>;
+export type DownloadStats = z.infer<typeof DownloadStats>;
+export type DownloadPreview = z.infer<typeof DownloadPreview>;
+export type PotentialDuplicate = z.infer<typeof PotentialDuplicate>;
+export type ScrapedEvent = z.infer<typeof ScrapedEvent>;
+export type ScraperFilterOptions = z.infer<typeof ScraperFilterOptions>;
+export type ScrapedEventCreate = z.infer<typeof ScrapedEventCreate>;
+export type ScrapedEventReview = z.infer<typeof ScrapedEventReview>;
+export type BatchDetectResult = z.infer<typeof BatchDetectResult>;
+export type ScrapeRequest = z.infer<typeof ScrapeRequest>;
+export type ScrapeResult = z.infer<typeof ScrapeResult>;
+export type ScraperStats = z.infer<typeof ScraperStats>;

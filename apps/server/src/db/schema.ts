@@ -115,6 +115,10 @@ export const songs = pgTable(
     analyzedAt: tz('analyzed_at'),
     analysisVersion: text('analysis_version'),
     analysisError: text('analysis_error'),
+    /** How long the last analysis took; the download preview estimates from the mean. */
+    analysisDurationMs: integer('analysis_duration_ms'),
+    /** Album artist, track number and other tags as read from the file. */
+    tags: jsonb('tags'),
     /** Raw features behind energy, danceability and valence (added by the analyser). */
     features: jsonb('features'),
     filePath: text('file_path'),
@@ -134,7 +138,10 @@ export const songs = pgTable(
     check('songs_energy', sql`${t.energyLevel} is null or ${t.energyLevel} between 0 and 1000`),
     check('songs_danceability', sql`${t.danceability} is null or ${t.danceability} between 0 and 1000`),
     check('songs_valence', sql`${t.valence} is null or ${t.valence} between 0 and 1000`),
-    check('songs_popularity', sql`${t.spotifyPopularity} is null or ${t.spotifyPopularity} between 0 and 100`),
+    check(
+      'songs_popularity',
+      sql`${t.spotifyPopularity} is null or ${t.spotifyPopularity} between 0 and 100`,
+    ),
     check('songs_bpm', sql`${t.bpm} is null or ${t.bpm} > 0`),
     check('songs_overplay', sql`${t.overplayScore} between 0 and 100`),
     check('songs_file_present_has_path', sql`not ${t.filePresent} or ${t.filePath} is not null`),
@@ -186,7 +193,10 @@ export const recordings = pgTable(
     uniqueIndex('recordings_session_uq').on(t.sessionId),
     index('recordings_recorded_at_idx').on(t.recordedAt),
     index('recordings_event_idx').on(t.eventId),
-    check('recordings_counts', sql`${t.chunkCount} >= 0 and ${t.sizeBytes} >= 0 and ${t.durationSeconds} >= 0`),
+    check(
+      'recordings_counts',
+      sql`${t.chunkCount} >= 0 and ${t.sizeBytes} >= 0 and ${t.durationSeconds} >= 0`,
+    ),
   ],
 );
 

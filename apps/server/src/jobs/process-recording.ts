@@ -6,7 +6,10 @@ import { markRecordingUnprocessable } from '../services/recordings.js';
  * Recognises the songs of a recording. No recogniser exists on this server yet, so the job says
  * so plainly on the recording (it shows as Failed with this reason) instead of pretending.
  */
-export async function processRecordingJob(deps: AppDeps, data: JobPayload<'recording.process'>): Promise<void> {
+export async function processRecordingJob(
+  deps: AppDeps,
+  data: JobPayload<'recording.process'>,
+): Promise<void> {
   await markRecordingUnprocessable(
     deps,
     data.recording_id,

@@ -7,7 +7,12 @@ export type JobHandler<N extends JobName> = (data: JobPayload<N>, jobId: string)
 export interface JobQueue {
   send<N extends JobName>(name: N, data: JobPayload<N>, options?: PgBoss.SendOptions): Promise<string | null>;
   /** At most one job per `seconds` for `key`; later sends within the window are merged into one run. */
-  sendDebounced<N extends JobName>(name: N, data: JobPayload<N>, seconds: number, key?: string): Promise<string | null>;
+  sendDebounced<N extends JobName>(
+    name: N,
+    data: JobPayload<N>,
+    seconds: number,
+    key?: string,
+  ): Promise<string | null>;
   work<N extends JobName>(name: N, handler: JobHandler<N>, options?: { batchSize?: number }): Promise<void>;
   stop(): Promise<void>;
 }

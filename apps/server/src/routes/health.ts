@@ -11,7 +11,9 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps) {
       schema: {
         tags: ['system'],
         summary: 'Liveness and database reachability',
-        response: { 200: z.object({ status: z.literal('ok'), version: z.string(), database: z.literal('ok') }) },
+        response: {
+          200: z.object({ status: z.literal('ok'), version: z.string(), database: z.literal('ok') }),
+        },
       },
     },
     async () => ({ ...(await checkHealth(deps.pool)), version: API_VERSION }),

@@ -13,7 +13,8 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string) => new AppError(400, message);
-export const notFound = (what: string, id: number | string) => new AppError(404, `${what} ${id} was not found`);
+export const notFound = (what: string, id: number | string) =>
+  new AppError(404, `${what} ${id} was not found`);
 export const conflict = (message: string) => new AppError(409, message);
 export const tooLarge = (message: string) => new AppError(413, message);
 export const unsupportedMedia = (message: string) => new AppError(415, message);

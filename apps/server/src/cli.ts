@@ -1,0 +1,3 @@
+import { runCli } from './cli/index.js';
+
+await runCli();

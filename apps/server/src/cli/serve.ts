@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import type { ServerHandle } from '../main.js';
+import { type DataDirOptions, dataDirOption, overridesFrom, parsePort } from './options.js';
+
+interface ServeOptions extends DataDirOptions {
+  port?: number;
+  host?: string;
+}
+
+/**
+ * Runs the server until SIGINT or SIGTERM, then shuts down in order and exits 0. A second signal
+ * exits at once (the embedded PostgreSQL still gets a shutdown request, see db/embedded.ts).
+ */
+async function serve(options: ServeOptions): Promise<void> {
+  let handle: ServerHandle | undefined;
+  let isStopping = false;
+
+  const stop = async () => {
+    try {
+      await handle?.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(`[wcs] Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (isStopping) {
+      console.error(`[wcs] ${signal} again: exiting at once.`);
+      process.exit(1);
+    }
+    isStopping = true;
+    console.log(`[wcs] ${signal}: stopping (send it again to exit at once).`);
+    // During start, the stop waits until start has finished or failed.
+    if (handle) void stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  // Loaded here, so `wcs --help` does not pay for Fastify and the database driver.
+  const { startServer } = await import('../main.js');
+  if (isStopping) process.exit(0);
+  handle = await startServer(overridesFrom(options));
+  if (isStopping) await stop();
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the web app and its API (and the embedded PostgreSQL unless DATABASE_URL is set)')
+    .option('-p, --port <port>', 'HTTP port (default: $PORT or 8080)', parsePort)
+    .option('--host <host>', 'address to listen on (default: $HOST or 127.0.0.1)')
+    .addOption(dataDirOption())
+    .action(serve);
+}

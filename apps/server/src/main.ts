@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { type Config, type ConfigOverrides, loadConfig } from './config.js';
+import { createDatabase } from './db/client.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
+import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
+import { runMigrations } from './db/migrate.js';
+import type { AppDeps } from './deps.js';
+import { registerJobHandlers } from './jobs/index.js';
+import { createJobQueue } from './jobs/queue.js';
+import { createLiveHub } from './services/live.js';
+
+export type Log = (message: string) => void;
+
+/** One line on stdout, in the style of the setup scripts; nothing when the log level is silent. */
+export function consoleLog(config: Pick<Config, 'logLevel'>): Log {
+  return config.logLevel === 'silent' ? () => {} : (message) => console.log(`[wcs] ${message}`);
+}
+
+function seconds(startedAt: number): string {
+  return `${((performance.now() - startedAt) / 1000).toFixed(2)} s`;
+}
+
+/** Runs cleanups in reverse order of registration; each runs even when an earlier one fails. */
+class Cleanups {
+  private readonly steps: Array<{ name: string; run: () => unknown }> = [];
+
+  add(name: string, run: () => unknown): void {
+    this.steps.push({ name, run });
+  }
+
+  async runAll(log: Log): Promise<void> {
+    for (const step of this.steps.splice(0).reverse()) {
+      try {
+        await step.run();
+      } catch (error) {
+        log(`Stopping ${step.name} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}
+
+export interface PreparedDatabase {
+  connectionString: string;
+  /** Set when the embedded PostgreSQL was started (no DATABASE_URL). */
+  embedded: EmbeddedPostgres | undefined;
+  /** Stops the embedded PostgreSQL and releases the data folder lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The database the app runs on, migrated: DATABASE_URL when set, else the embedded PostgreSQL in
+ * the data folder, under the data folder lock. On failure, whatever was started is stopped.
+ */
+export async function prepareDatabase(config: Config, log: Log): Promise<PreparedDatabase> {
+  const cleanups = new Cleanups();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= cleanups.runAll(log);
+    return closing;
+  };
+  try {
+    let connectionString: string;
+    let embedded: EmbeddedPostgres | undefined;
+    if (config.databaseUrl) {
+      connectionString = config.databaseUrl;
+    } else {
+      fs.mkdirSync(config.dataDir, { recursive: true });
+      const lock: DataDirLock = acquireDataDirLock(config.dataDir);
+      cleanups.add('the data folder lock', () => lock.release());
+      embedded = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.embeddedPgPort,
+        log,
+      });
+      cleanups.add('the embedded PostgreSQL', () => embedded?.stop());
+      connectionString = embedded.connectionString;
+    }
+    await runMigrations(connectionString);
+    return { connectionString, embedded, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export interface StartServerOptions extends ConfigOverrides {
+  /** Environment to read the configuration from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where progress lines go (default: stdout, unless the log level is silent). */
+  log?: Log;
+}
+
+export interface ServerHandle {
+  /** Where the HTTP server listens, e.g. http://127.0.0.1:8080. */
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  /** HTTP, job workers (with a grace period), live hub, pool, embedded PostgreSQL, lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts everything the app needs and listens. Signal handling is the caller's (see cli/serve.ts). */
+export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle> {
+  const startedAt = performance.now();
+  const { env = process.env, log: givenLog, ...overrides } = options;
+  const config = loadConfig(env, overrides);
+  const log = givenLog ?? consoleLog(config);
+  const cleanups = new Cleanups();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const stoppingAt = performance.now();
+      await cleanups.runAll(log);
+      log(`Stopped in ${seconds(stoppingAt)}.`);
+    })();
+    return closing;
+  };
+
+  try {
+    const database = await prepareDatabase(config, log);
+    cleanups.add('the database', () => database.close());
+    fs.mkdirSync(config.recordingsDir, { recursive: true });
+    fs.mkdirSync(config.playlistsDir, { recursive: true });
+
+    const { pool, db } = createDatabase(database.connectionString);
+    cleanups.add('the connection pool', () => pool.end());
+    const live = await createLiveHub(pool, database.connectionString);
+    cleanups.add('the live hub', () => live.close());
+    const jobs = await createJobQueue({
+      connectionString: database.connectionString,
+      onError: (error) => log(`Job queue error: ${error.message}`),
+    });
+    // Stopping the queue lets running jobs finish (pg-boss waits up to its grace period).
+    cleanups.add('the job workers', () => jobs.stop());
+
+    const deps: AppDeps = { config, db, pool, jobs, live };
+    await registerJobHandlers(deps);
+    const app = await buildApp(deps);
+    cleanups.add('the HTTP server', () => app.close());
+    const url = await app.listen({ port: config.port, host: config.host });
+
+    const where = database.embedded
+      ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
+      : 'PostgreSQL from DATABASE_URL';
+    log(`WCS DJ Library is listening on ${url} (${where}; started in ${seconds(startedAt)}).`);
+    return { url, app, deps, close };
+  } catch (error) {
+    await cleanups.runAll(log);
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+import { api } from '@wcs/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { deleteSong, getSong, listSongPlays, listSongs, searchSongs, updateSong } from '../services/songs.js';
+import { route } from './define.js';
+
+export async function songRoutes(app: FastifyInstance, deps: AppDeps) {
+  route(app, 'songs', api.listSongs, async ({ query }) => listSongs(deps.db, query));
+  route(app, 'songs', api.searchSongs, async ({ query }) => searchSongs(deps.db, query));
+  route(app, 'songs', api.getSong, async ({ params }) => getSong(deps.db, params.id));
+  route(app, 'songs', api.updateSong, async ({ params, body }) => updateSong(deps.db, params.id, body));
+  route(app, 'songs', api.deleteSong, async ({ params }) => deleteSong(deps.db, params.id));
+  route(app, 'songs', api.listSongPlays, async ({ params }) => listSongPlays(deps.db, params.id));
+}

@@ -1,0 +1,467 @@
+import type { Readable } from 'node:stream';
+import {
+  type Recording,
+  type RecordingStatsSummary,
+  serverMessage,
+  UploadMetadata,
+  type UploadResult,
+} from '@wcs/contract';
+import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { isAcceptedAudioContentType } from '../audio/sniff.js';
+import type { Db } from '../db/client.js';
+import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { AppError, badRequest, conflict, notFound, tooLarge, unsupportedMedia } from './errors.js';
+import {
+  chunkRelativePath,
+  commitTempFile,
+  discardTempFile,
+  type ReceivedFile,
+  receiveToTempFile,
+  removeFile,
+  removeSessionFiles,
+} from './recording-files.js';
+
+type RecordingRow = typeof recordings.$inferSelect;
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const MB = 1024 * 1024;
+
+async function recognizedSongsOf(db: Db, recordingIds: number[]) {
+  if (recordingIds.length === 0) return new Map<number, Recording['recognized_songs']>();
+  const rows = await db
+    .select({
+      recordingId: plays.recordingId,
+      songId: plays.songId,
+      title: songs.title,
+      artist: songs.artist,
+      startedAt: plays.startedAt,
+      endedAt: plays.endedAt,
+      confidence: plays.confidence,
+    })
+    .from(plays)
+    .innerJoin(songs, eq(songs.id, plays.songId))
+    .where(inArray(plays.recordingId, recordingIds))
+    .orderBy(plays.startedAt, plays.id);
+  const byRecording = new Map<number, Recording['recognized_songs']>();
+  for (const row of rows) {
+    const list = byRecording.get(row.recordingId ?? 0) ?? [];
+    list.push({
+      song_id: row.songId,
+      title: row.title,
+      artist: row.artist,
+      timestamp: row.startedAt.toISOString(),
+      ended_at: row.endedAt?.toISOString() ?? null,
+      confidence: row.confidence,
+    });
+    byRecording.set(row.recordingId ?? 0, list);
+  }
+  return byRecording;
+}
+
+function toRecording(
+  row: RecordingRow,
+  eventName: string | null,
+  recognized: Recording['recognized_songs'],
+): Recording {
+  return {
+    recording_id: row.id,
+    session_id: row.sessionId,
+    filename: row.filename,
+    recorded_at: row.recordedAt.toISOString(),
+    uploaded_at: row.uploadedAt.toISOString(),
+    processed: row.processed,
+    processed_at: row.processedAt?.toISOString() ?? null,
+    error_message: row.errorMessage,
+    duration_minutes: round2(row.durationSeconds / 60),
+    file_size_mb: round2(row.sizeBytes / MB),
+    chunk_count: row.chunkCount,
+    songs_recognized: recognized.length,
+    event_id: row.eventId,
+    event_name: eventName,
+    source: row.source,
+    recognized_songs: recognized,
+  };
+}
+
+async function loadRecordings(db: Db, rows: { recording: RecordingRow; eventName: string | null }[]) {
+  const recognized = await recognizedSongsOf(
+    db,
+    rows.map((row) => row.recording.id),
+  );
+  return rows.map((row) => toRecording(row.recording, row.eventName, recognized.get(row.recording.id) ?? []));
+}
+
+export interface RecordingListFilter {
+  skip: number;
+  limit: number;
+  unprocessed_only?: boolean | undefined;
+  source?: string | undefined;
+  since?: string | undefined;
+}
+
+export async function listRecordings(db: Db, filter: RecordingListFilter) {
+  const conditions = [
+    filter.unprocessed_only ? eq(recordings.processed, false) : undefined,
+    filter.source ? eq(recordings.source, filter.source) : undefined,
+    filter.since ? gte(recordings.recordedAt, new Date(filter.since)) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select({ recording: recordings, eventName: events.name })
+      .from(recordings)
+      .leftJoin(events, eq(events.id, recordings.eventId))
+      .where(where)
+      .orderBy(desc(recordings.recordedAt), desc(recordings.id))
+      .offset(filter.skip)
+      .limit(filter.limit),
+    db.select({ total: count() }).from(recordings).where(where),
+  ]);
+  return { recordings: await loadRecordings(db, rows), total: totalRow?.total ?? 0 };
+}
+
+export async function getRecording(db: Db, id: number): Promise<Recording> {
+  const rows = await db
+    .select({ recording: recordings, eventName: events.name })
+    .from(recordings)
+    .leftJoin(events, eq(events.id, recordings.eventId))
+    .where(eq(recordings.id, id));
+  if (rows.length === 0) throw notFound('Recording', id);
+  const [recording] = await loadRecordings(db, rows);
+  return recording!;
+}
+
+export async function recordingStats(db: Db): Promise<RecordingStatsSummary> {
+  const [totals] = await db
+    .select({
+      total: count(),
+      processed: sql<number>`count(*) filter (where ${recordings.processed})`,
+      bytes: sql<number>`coalesce(sum(${recordings.sizeBytes}), 0)`,
+      seconds: sql<number>`coalesce(sum(${recordings.durationSeconds}), 0)`,
+    })
+    .from(recordings);
+  const [recognized] = await db.select({ total: count() }).from(plays).where(isNotNull(plays.recordingId));
+  const total = totals?.total ?? 0;
+  const processed = Number(totals?.processed ?? 0);
+  const bytes = Number(totals?.bytes ?? 0);
+  const songsRecognized = recognized?.total ?? 0;
+  return {
+    recordings: { total, processed, unprocessed: total - processed },
+    storage: { total_gb: Math.round((bytes / MB / 1024) * 1000) / 1000, total_mb: round2(bytes / MB) },
+    duration: { total_hours: round2(Number(totals?.seconds ?? 0) / 3600) },
+    recognition: {
+      total_songs_recognized: songsRecognized,
+      average_per_recording: total === 0 ? 0 : round2(songsRecognized / total),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload
+
+/** One part of a multipart upload, as @fastify/multipart yields it. */
+export type UploadPart =
+  | { type: 'file'; fieldname: string; file: Readable; mimetype: string; filename: string }
+  | { type: 'field'; fieldname: string; value: unknown };
+
+const tooLargeUpload = (deps: AppDeps) =>
+  tooLarge(`audio_file is larger than the limit of ${Math.round(deps.config.maxUploadBytes / MB)} MB`);
+
+function parseMetadata(text: string | undefined): UploadMetadata {
+  if (text === undefined)
+    throw badRequest('metadata is missing: send it as a JSON form field named "metadata"');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('metadata is not valid JSON');
+  }
+  const parsed = UploadMetadata.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `metadata.${issue.path.join('.')}: ${issue.message}`);
+    throw badRequest(issues.join('; '));
+  }
+  return parsed.data;
+}
+
+/** The event a new recording belongs to: the given id, or an event found or created by name. */
+async function resolveEvent(tx: Db, metadata: UploadMetadata, recordedAt: Date): Promise<number | null> {
+  if (metadata.event_id) {
+    const [event] = await tx.select({ id: events.id }).from(events).where(eq(events.id, metadata.event_id));
+    if (!event) throw notFound('Event', metadata.event_id);
+    return event.id;
+  }
+  const name = metadata.event_name?.trim();
+  if (!name) return null;
+  const day = recordedAt.toISOString().slice(0, 10);
+  const [existing] = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        sql`lower(${events.name}) = lower(${name})`,
+        sql`${day}::date between ${events.startDate} - 1 and ${events.endDate} + 1`,
+      ),
+    )
+    .limit(1);
+  if (existing) return existing.id;
+  const [created] = await tx
+    .insert(events)
+    .values({
+      name,
+      startDate: day,
+      endDate: day,
+      isFestival: false,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    })
+    .returning({ id: events.id });
+  return created!.id;
+}
+
+interface StoredChunk {
+  recordingId: number;
+  sessionId: string;
+  created: boolean;
+  sizeBytes: number;
+}
+
+/**
+ * Receives one chunk: on disk (fsync'd) and in the database before it returns. A retry of the same
+ * session_id and chunk_number with the same bytes returns the stored chunk; different bytes are a
+ * conflict. Any refusal leaves nothing behind.
+ */
+export async function receiveUpload(deps: AppDeps, parts: AsyncIterable<UploadPart>): Promise<UploadResult> {
+  const root = deps.config.recordingsDir;
+  let metadataText: string | undefined;
+  let received: ReceivedFile | undefined;
+  let uploadContentType = '';
+  let uploadFilename = '';
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'metadata') metadataText = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'audio_file' || received) {
+        part.file.resume();
+        continue;
+      }
+      if (!isAcceptedAudioContentType(part.mimetype)) {
+        part.file.resume();
+        throw unsupportedMedia(
+          `audio_file has content type ${part.mimetype || 'none'}; send an audio file (audio/webm, audio/ogg, audio/wav, audio/mpeg, ...)`,
+        );
+      }
+      uploadContentType = part.mimetype;
+      uploadFilename = part.filename;
+      received = await receiveToTempFile(root, part.file);
+    }
+    if (!received)
+      throw badRequest('audio_file is missing: send the audio as a file field named "audio_file"');
+    if (received.isTruncated) throw tooLargeUpload(deps);
+    if (received.sizeBytes === 0) throw badRequest('audio_file is empty');
+    if (!received.container) {
+      throw unsupportedMedia(
+        'audio_file is not audio this server can read (expected WebM, Ogg, WAV, MP3, FLAC, M4A or AIFF)',
+      );
+    }
+    const metadata = parseMetadata(metadataText);
+    const stored = await storeChunk(deps, metadata, received, uploadContentType, uploadFilename);
+    received = undefined;
+    const recording = await getRecording(deps.db, stored.recordingId);
+    if (stored.created) await announceChunk(deps, recording, metadata.chunk_number, stored.sizeBytes);
+    return {
+      recording_id: stored.recordingId,
+      session_id: stored.sessionId,
+      chunk_number: metadata.chunk_number,
+      chunk_size_bytes: stored.sizeBytes,
+      created: stored.created,
+      recording,
+    };
+  } catch (error) {
+    // @fastify/multipart cuts the stream at the configured limit; its own message names no size.
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLargeUpload(deps);
+    throw error;
+  } finally {
+    if (received) await discardTempFile(received.tempPath);
+  }
+}
+
+async function storeChunk(
+  deps: AppDeps,
+  metadata: UploadMetadata,
+  received: ReceivedFile,
+  contentType: string,
+  uploadFilename: string,
+): Promise<StoredChunk> {
+  const root = deps.config.recordingsDir;
+  const relativePath = chunkRelativePath(
+    metadata.session_id,
+    metadata.chunk_number,
+    received.sha256,
+    received.container ?? 'bin',
+  );
+  await commitTempFile(root, received.tempPath, relativePath);
+  const recordedAt = metadata.recorded_at ? new Date(metadata.recorded_at) : new Date();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const lockRecording = () =>
+        tx.select().from(recordings).where(eq(recordings.sessionId, metadata.session_id)).for('update');
+      let [recording] = await lockRecording();
+      if (!recording) {
+        const eventId = await resolveEvent(tx as unknown as Db, metadata, recordedAt);
+        await tx
+          .insert(recordings)
+          .values({
+            sessionId: metadata.session_id,
+            filename: metadata.filename ?? (uploadFilename || `recording-${metadata.session_id}`),
+            source: metadata.source,
+            eventId,
+            recordedAt,
+          })
+          .onConflictDoNothing({ target: recordings.sessionId });
+        [recording] = await lockRecording();
+      }
+      const recordingId = recording!.id;
+      const [existing] = await tx
+        .select()
+        .from(recordingChunks)
+        .where(
+          and(
+            eq(recordingChunks.recordingId, recordingId),
+            eq(recordingChunks.chunkNumber, metadata.chunk_number),
+          ),
+        );
+      if (existing) {
+        if (existing.sha256 !== received.sha256) {
+          throw conflict(
+            `Chunk ${metadata.chunk_number} of session ${metadata.session_id} was already uploaded with different content`,
+          );
+        }
+        return { recordingId, sessionId: metadata.session_id, created: false, sizeBytes: existing.sizeBytes };
+      }
+      await tx.insert(recordingChunks).values({
+        recordingId,
+        chunkNumber: metadata.chunk_number,
+        filePath: relativePath,
+        contentType,
+        sizeBytes: received.sizeBytes,
+        sha256: received.sha256,
+        durationSeconds: metadata.duration_seconds,
+        recordedAt,
+      });
+      await tx
+        .update(recordings)
+        .set({
+          durationSeconds: sql`${recordings.durationSeconds} + ${metadata.duration_seconds}`,
+          sizeBytes: sql`${recordings.sizeBytes} + ${received.sizeBytes}`,
+          chunkCount: sql`${recordings.chunkCount} + 1`,
+          recordedAt: sql`least(${recordings.recordedAt}, ${recordedAt.toISOString()}::timestamptz)`,
+          lastChunkAt: new Date(),
+          // New audio has not been through recognition yet.
+          processed: false,
+          errorMessage: null,
+        })
+        .where(eq(recordings.id, recordingId));
+      return { recordingId, sessionId: metadata.session_id, created: true, sizeBytes: received.sizeBytes };
+    });
+  } catch (error) {
+    // A file under this name is referenced only by a committed chunk row with the same hash.
+    const [referenced] = await deps.db
+      .select({ id: recordingChunks.id })
+      .from(recordingChunks)
+      .where(eq(recordingChunks.filePath, relativePath));
+    if (!referenced) await removeFile(root, relativePath);
+    throw error;
+  }
+}
+
+async function announceChunk(deps: AppDeps, recording: Recording, chunkNumber: number, sizeBytes: number) {
+  const session = recording.session_id;
+  await deps.live.publish(
+    session,
+    serverMessage('chunk_uploaded', {
+      recording_id: recording.recording_id,
+      chunk_number: chunkNumber,
+      size_bytes: sizeBytes,
+      chunk_count: recording.chunk_count,
+      duration_minutes: recording.duration_minutes,
+    }),
+  );
+  await deps.live.publish(
+    session,
+    serverMessage('status', {
+      recording_id: recording.recording_id,
+      state: 'uploaded',
+      message: `Chunk ${chunkNumber} stored (${recording.chunk_count} in this recording)`,
+      songs_recognized: recording.songs_recognized,
+    }),
+  );
+  await deps.jobs.send('recording.process', { recording_id: recording.recording_id, reason: 'upload' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+export async function assignRecordingEvent(db: Db, id: number, eventId: number): Promise<Recording> {
+  const [event] = await db.select({ id: events.id }).from(events).where(eq(events.id, eventId));
+  if (!event) throw notFound('Event', eventId);
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(recordings)
+      .set({ eventId })
+      .where(eq(recordings.id, id))
+      .returning({ id: recordings.id });
+    if (updated.length === 0) throw notFound('Recording', id);
+    // Its plays move with it; their night is found again when the recording is reprocessed.
+    await tx.update(plays).set({ eventId, socialId: null }).where(eq(plays.recordingId, id));
+  });
+  return getRecording(db, id);
+}
+
+/** Deletes the recording, its chunks and its plays (one transaction), then its audio files. */
+export async function deleteRecording(deps: AppDeps, id: number): Promise<{ message: string }> {
+  const [deleted] = await deps.db
+    .delete(recordings)
+    .where(eq(recordings.id, id))
+    .returning({ sessionId: recordings.sessionId, filename: recordings.filename });
+  if (!deleted) throw notFound('Recording', id);
+  await removeSessionFiles(deps.config.recordingsDir, deleted.sessionId);
+  return { message: `Recording ${id} (${deleted.filename}) and everything recognised from it were deleted` };
+}
+
+export async function requestProcessing(
+  deps: AppDeps,
+  id: number,
+): Promise<{ message: string; recording_id: number }> {
+  const [recording] = await deps.db
+    .update(recordings)
+    .set({ errorMessage: null, processed: false })
+    .where(eq(recordings.id, id))
+    .returning({ id: recordings.id, chunkCount: recordings.chunkCount });
+  if (!recording) throw notFound('Recording', id);
+  if (recording.chunkCount === 0) throw new AppError(409, `Recording ${id} has no audio to process`);
+  await deps.jobs.send('recording.process', { recording_id: id, reason: 'retry' });
+  return { message: 'Processing task queued', recording_id: id };
+}
+
+/** Records why a recording could not be processed, and tells its live sockets. */
+export async function markRecordingUnprocessable(deps: AppDeps, id: number, reason: string): Promise<void> {
+  const [row] = await deps.db
+    .update(recordings)
+    .set({ errorMessage: reason, processed: false })
+    .where(eq(recordings.id, id))
+    .returning({ sessionId: recordings.sessionId });
+  if (!row) return; // deleted meanwhile
+  const recording = await getRecording(deps.db, id);
+  await deps.live.publish(
+    row.sessionId,
+    serverMessage('status', {
+      recording_id: id,
+      state: 'failed',
+      message: reason,
+      songs_recognized: recording.songs_recognized,
+    }),
+  );
+}

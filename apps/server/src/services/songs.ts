@@ -1,0 +1,187 @@
+import type { AgeCategory, Genre, Play, Song, SongUpdate, TimeWindow } from '@wcs/contract';
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { events, plays, socials, songs } from '../db/schema.js';
+import { ageCategory, ageCutoffs, localDate } from './age.js';
+import { notFound } from './errors.js';
+import { foldText, songSearchKey } from './text.js';
+
+export type SongRow = typeof songs.$inferSelect;
+
+export interface SongListQuery {
+  skip: number;
+  limit: number;
+  genre?: Genre | undefined;
+  age_category?: AgeCategory | undefined;
+  has_file?: boolean | undefined;
+}
+
+/**
+ * Number of plays of the song in the current row of `songs`; select it beside the row for `toSong`.
+ * Qualified by hand: in a select list drizzle renders columns without their table, and the
+ * correlated subquery would then compare plays.id with itself.
+ */
+export const songPlayCount =
+  sql<number>`(select count(*) from ${plays} where ${plays}.song_id = ${songs}.id)`.mapWith(Number);
+
+/** The columns `toSong` needs: `db.select(songWithPlayCount).from(songs)...`. */
+export const songWithPlayCount = { song: songs, playCount: songPlayCount };
+
+/**
+ * Maps a songs row to the contract's Song. The age category is derived from the release date
+ * and `today` (YYYY-MM-DD, default the server's local date), never stored.
+ */
+export function toSong(row: SongRow, playCount: number, today: string = localDate()): Song {
+  return {
+    song_id: row.id,
+    title: row.title,
+    artist: row.artist,
+    album: row.album,
+    genre: row.genre as Genre | null,
+    release_date: row.releaseDate,
+    age_category: ageCategory(row.releaseDate, today),
+    bpm: row.bpm === null ? null : Math.round(row.bpm * 10) / 10,
+    key: row.musicalKey,
+    energy_level: row.energyLevel,
+    danceability: row.danceability,
+    valence: row.valence,
+    spotify_popularity: row.spotifyPopularity,
+    duration_ms: row.durationMs,
+    analyzed_at: row.analyzedAt?.toISOString() ?? null,
+    analysis_version: row.analysisVersion,
+    file_present: row.filePresent,
+    file_path: row.filePath,
+    overplay_score: row.overplayScore,
+    play_count: playCount,
+  };
+}
+
+/**
+ * SQL condition for songs of an age category on `today`: the same cutoff dates as `ageCategory`,
+ * so the filtered rows, their total and each row's category agree.
+ */
+export function ageCategoryCondition(category: AgeCategory, today: string = localDate()): SQL {
+  const { newAfter, oldBefore } = ageCutoffs(today);
+  if (category === 'new') return gt(songs.releaseDate, newAfter);
+  if (category === 'old') return lt(songs.releaseDate, oldBefore);
+  return and(lte(songs.releaseDate, newAfter), gte(songs.releaseDate, oldBefore))!;
+}
+
+const songOrder = [asc(songs.artist), asc(songs.title), asc(songs.id)];
+
+export async function listSongs(db: Db, query: SongListQuery): Promise<{ data: Song[]; total: number }> {
+  const today = localDate();
+  const conditions: SQL[] = [];
+  if (query.genre) conditions.push(eq(songs.genre, query.genre));
+  if (query.age_category) conditions.push(ageCategoryCondition(query.age_category, today));
+  if (query.has_file !== undefined) conditions.push(eq(songs.filePresent, query.has_file));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const [rows, total] = await Promise.all([
+    db
+      .select(songWithPlayCount)
+      .from(songs)
+      .where(where)
+      .orderBy(...songOrder)
+      .offset(query.skip)
+      .limit(query.limit),
+    db.$count(songs, where),
+  ]);
+  return { data: rows.map(({ song, playCount }) => toSong(song, playCount, today)), total };
+}
+
+/** Songs whose title or artist contains `q`, ignoring case and accents (through `search_key`). */
+export async function searchSongs(
+  db: Db,
+  query: { q: string; limit: number },
+): Promise<{ data: Song[]; total: number }> {
+  const today = localDate();
+  const needle = foldText(query.q);
+  // strpos, not LIKE: the needle is plain text, its % and _ are not wildcards.
+  const where = sql`strpos(${songs.searchKey}, ${needle}) > 0`;
+  const [rows, total] = await Promise.all([
+    db
+      .select(songWithPlayCount)
+      .from(songs)
+      .where(where)
+      .orderBy(...songOrder)
+      .limit(query.limit),
+    db.$count(songs, where),
+  ]);
+  return { data: rows.map(({ song, playCount }) => toSong(song, playCount, today)), total };
+}
+
+export async function getSong(db: Db, id: number): Promise<Song> {
+  const [row] = await db.select(songWithPlayCount).from(songs).where(eq(songs.id, id));
+  if (!row) throw notFound('Song', id);
+  return toSong(row.song, row.playCount);
+}
+
+/** Changes the given fields; a new title or artist rewrites the search key. */
+export async function updateSong(db: Db, id: number, update: SongUpdate): Promise<Song> {
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select().from(songs).where(eq(songs.id, id)).for('update');
+    if (!current) throw notFound('Song', id);
+    const title = update.title ?? current.title;
+    const artist = update.artist ?? current.artist;
+    await tx
+      .update(songs)
+      .set({
+        title: update.title,
+        artist: update.artist,
+        album: update.album === '' ? null : update.album,
+        genre: update.genre,
+        releaseDate: update.release_date,
+        bpm: update.bpm,
+        musicalKey: update.key === '' ? null : update.key,
+        energyLevel: update.energy_level,
+        danceability: update.danceability,
+        valence: update.valence,
+        spotifyPopularity: update.spotify_popularity,
+        searchKey: songSearchKey(title, artist),
+        updatedAt: new Date(),
+      })
+      .where(eq(songs.id, id));
+  });
+  return getSong(db, id);
+}
+
+/** Deletes a song; its plays go with it (foreign key cascade). The audio file on disk stays. */
+export async function deleteSong(db: Db, id: number): Promise<{ message: string }> {
+  const deleted = await db.delete(songs).where(eq(songs.id, id)).returning({ id: songs.id });
+  if (deleted.length === 0) throw notFound('Song', id);
+  return { message: `Song ${id} was deleted` };
+}
+
+/** Every play of a song, newest first, with its event and social. */
+export async function listSongPlays(db: Db, songId: number): Promise<{ data: Play[]; total: number }> {
+  const [song] = await db.select({ id: songs.id }).from(songs).where(eq(songs.id, songId));
+  if (!song) throw notFound('Song', songId);
+  const rows = await db
+    .select({
+      play: plays,
+      eventName: events.name,
+      isFestival: events.isFestival,
+      socialName: socials.name,
+    })
+    .from(plays)
+    .innerJoin(events, eq(events.id, plays.eventId))
+    .leftJoin(socials, eq(socials.id, plays.socialId))
+    .where(eq(plays.songId, songId))
+    .orderBy(desc(plays.startedAt), desc(plays.id));
+  const data = rows.map(({ play, eventName, isFestival, socialName }) => ({
+    play_id: play.id,
+    song_id: play.songId,
+    event_id: play.eventId,
+    event_name: eventName,
+    is_festival: isFestival,
+    social_id: play.socialId,
+    social_name: socialName,
+    started_at: play.startedAt.toISOString(),
+    ended_at: play.endedAt?.toISOString() ?? null,
+    time_window: play.timeWindow as TimeWindow | null,
+    source: play.source as Play['source'],
+    confidence: play.confidence,
+    recording_id: play.recordingId,
+  }));
+  return { data, total: data.length };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createDatabase, type Db } from '../db/client.js';
+import type { AppDeps } from '../deps.js';
+import { registerJobHandlers } from '../jobs/index.js';
+import { createJobQueue } from '../jobs/queue.js';
+import { createLiveHub } from '../services/live.js';
+// For the ProvidedContext declaration (pgAdminUrl, pgTemplateDatabase).
+import type {} from './global-setup.js';
+
+let adminPool: pg.Pool | undefined;
+
+/** One small pool per test worker for CREATE/DROP DATABASE, made on first use only. */
+function admin(): pg.Pool {
+  adminPool ??= new pg.Pool({ connectionString: inject('pgAdminUrl'), max: 2, allowExitOnIdle: true });
+  return adminPool;
+}
+
+export interface TestDatabase {
+  url: string;
+  pool: pg.Pool;
+  db: Db;
+  /** Ends the pool and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own: a copy of the run's template (tens of milliseconds). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `wcs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin().query(`create database ${name} template ${inject('pgTemplateDatabase')}`);
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${name}`;
+  const { pool, db } = createDatabase(url.toString());
+  let dropping: Promise<void> | undefined;
+  return {
+    url: url.toString(),
+    pool,
+    db,
+    drop() {
+      dropping ??= (async () => {
+        await pool.end();
+        await admin().query(`drop database if exists ${name} with (force)`);
+      })();
+      return dropping;
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  databaseUrl: string;
+  /** A temporary data folder with recordings/ and playlists/ in it. */
+  dataDir: string;
+  /** Undoes everything: app, job workers, live hub, pool, database, data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app on a fresh database and data folder, ready for `app.inject`. Configuration
+ * comes from `options.env` only (not the developer's environment), with a silent log.
+ */
+export async function createTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const undo: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
+  try {
+    const database = await createTestDatabase();
+    undo.push(() => database.drop());
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wcs-test-data-'));
+    undo.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+    const config = loadConfig({ ...options.env }, { databaseUrl: database.url, dataDir, logLevel: 'silent' });
+    await fs.mkdir(config.recordingsDir, { recursive: true });
+    await fs.mkdir(config.playlistsDir, { recursive: true });
+
+    const live = await createLiveHub(database.pool, database.url);
+    undo.push(() => live.close());
+    const jobs = await createJobQueue({ connectionString: database.url, pollingIntervalSeconds: 0.5 });
+    undo.push(() => jobs.stop());
+    const deps: AppDeps = { config, db: database.db, pool: database.pool, jobs, live };
+    await registerJobHandlers(deps);
+    const app = await buildApp(deps);
+    undo.push(() => app.close());
+    await app.ready();
+    return { app, deps, databaseUrl: database.url, dataDir, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,24 @@
+import { registerSW } from 'virtual:pwa-register';
+
+/** The specification's update check: every 60 minutes. */
+export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the service worker once the page has loaded and checks for a new version every hour.
+ * A failure is only logged: the app works without a service worker, just not offline.
+ */
+export function registerServiceWorker(): void {
+  registerSW({
+    onRegisteredSW(_scriptUrl, registration) {
+      if (!registration) return;
+      setInterval(() => {
+        registration.update().catch((error: unknown) => {
+          console.error('Service worker update check failed', error);
+        });
+      }, UPDATE_CHECK_INTERVAL_MS);
+    },
+    onRegisterError(error: unknown) {
+      console.error('Service worker registration failed', error);
+    },
+  });
+}
