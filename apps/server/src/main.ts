@@ -11,6 +11,7 @@ import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createLiveHub } from './services/live.js';
+import { sweepIncoming } from './services/recording-files.js';
 
 export type Log = (message: string) => void;
 
@@ -124,6 +125,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     cleanups.add('the database', () => database.close());
     fs.mkdirSync(config.recordingsDir, { recursive: true });
     fs.mkdirSync(config.playlistsDir, { recursive: true });
+    // Half-received uploads of a process that died; an hour old, so no live upload is touched.
+    const swept = await sweepIncoming(config.recordingsDir);
+    if (swept > 0) log(`Removed ${swept} unfinished upload file(s) left by an earlier run.`);
 
     const { pool, db } = createDatabase(database.connectionString);
     cleanups.add('the connection pool', () => pool.end());
