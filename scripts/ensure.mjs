@@ -58,13 +58,19 @@ export function ensureNodeModules() {
   // Playwright must never download a browser: we drive Debian's chromium.
   const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
   try {
-    run(npm, ['ci', '--no-audit', '--no-fund'], { env });
+    // Its complaint is kept quiet: the fallback below says what happened, and shows its own errors.
+    run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      env,
+      stdio: ['inherit', 'inherit', 'pipe'],
+    });
   } catch (error) {
     // A registry that lacks other platforms' optional packages (Biome's darwin and win32 builds)
     // yields a lockfile without them, which `npm ci` then rejects as out of sync. `npm install
     // --no-save` installs the same locked versions and leaves package-lock.json untouched.
     if (!(error instanceof EnsureError)) throw error;
-    log(`${error.message}; retrying with npm install --no-save`);
+    log(
+      "npm ci refused the lockfile (this registry lacks some platforms' optional packages); installing the locked versions with npm install --no-save",
+    );
     run(npm, ['install', '--no-save', '--no-audit', '--no-fund'], { env });
   }
   fs.writeFileSync(installStamp, `${lockHash}\n`);

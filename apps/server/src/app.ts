@@ -40,6 +40,8 @@ function describePgError(error: { code?: string; detail?: string; constraint?: s
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
+    // One line per request is noise in a DJ's terminal; failures are still logged by the error handler.
+    disableRequestLogging: !['debug', 'trace'].includes(deps.config.logLevel),
     bodyLimit: 1024 * 1024,
     // Long recording uploads must not be cut by a request timeout.
     requestTimeout: 0,
