@@ -17,21 +17,44 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-upload-'));
 fs.chmodSync(work, 0o755); // as root, PostgreSQL runs as the postgres user
 const dataDir = path.join(work, 'data');
 const chunkFile = path.join(work, 'chunk.webm');
-execFileSync(ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'anoisesrc=d=30:c=pink:a=0.3', '-ac', '1', '-ar', '48000',
-  '-c:a', 'libopus', '-b:a', '128k', chunkFile]);
+execFileSync(ffmpeg, [
+  '-v',
+  'error',
+  '-f',
+  'lavfi',
+  '-i',
+  'anoisesrc=d=30:c=pink:a=0.3',
+  '-ac',
+  '1',
+  '-ar',
+  '48000',
+  '-c:a',
+  'libopus',
+  '-b:a',
+  '128k',
+  chunkFile,
+]);
 const audio = fs.readFileSync(chunkFile);
 
-execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'apps/server'], {
-  cwd: repoRoot,
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'apps/server'],
+  {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  },
+);
 const port = 18_000 + Math.floor(Math.random() * 1000);
 const startedAt = performance.now();
-const server = spawn(process.execPath, ['apps/server/bin/wcs.js', 'serve', '--port', String(port), '--data-dir', dataDir], {
-  cwd: repoRoot,
-  env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['apps/server/bin/wcs.js', 'serve', '--port', String(port), '--data-dir', dataDir],
+  {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 const url = `http://127.0.0.1:${port}`;
 for (;;) {
   try {
@@ -44,7 +67,10 @@ const startMs = performance.now() - startedAt;
 const latencies = [];
 for (let n = 0; n < chunks; n += 1) {
   const form = new FormData();
-  form.append('metadata', JSON.stringify({ session_id: 'bench', chunk_number: n, duration_seconds: 30, source: 'bench' }));
+  form.append(
+    'metadata',
+    JSON.stringify({ session_id: 'bench', chunk_number: n, duration_seconds: 30, source: 'bench' }),
+  );
   form.append('audio_file', new Blob([audio], { type: 'audio/webm;codecs=opus' }), `chunk-${n}.webm`);
   const t0 = performance.now();
   const response = await fetch(`${url}/api/recordings/upload`, { method: 'POST', body: form });
@@ -61,6 +87,10 @@ const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sor
 console.log(`server start (first start, initdb included): ${startMs.toFixed(0)} ms`);
 console.log(`chunk: 30 s Opus 128 kbit/s WebM, ${(audio.length / 1024).toFixed(0)} KB; ${chunks} uploads`);
 console.log('| metric | ms |\n|---|---|');
-for (const [name, value] of [['p50', pct(50)], ['p95', pct(95)], ['max', sorted.at(-1)]]) {
+for (const [name, value] of [
+  ['p50', pct(50)],
+  ['p95', pct(95)],
+  ['max', sorted.at(-1)],
+]) {
   console.log(`| upload latency ${name} | ${value.toFixed(1)} |`);
 }

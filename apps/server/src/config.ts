@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { WSDC_CALENDAR_URL } from './providers/wsdc-calendar.js';
 
 /**
  * Every environment variable the server reads, parsed once. Command-line flags override the
@@ -19,16 +20,39 @@ export interface Config {
   recordingsDir: string;
   /** Where generated M3U8 playlists are written (WCS_PLAYLISTS_DIR, default <data>/playlists). */
   playlistsDir: string;
+  /**
+   * Folders the API may import audio from (WCS_LIBRARY_ROOTS: absolute folders separated by
+   * commas, default <data>/library). The `wcs library import` command may import any folder.
+   */
+  libraryRoots: string[];
   /** Largest accepted upload chunk in bytes (WCS_MAX_UPLOAD_MB, default 100). */
   maxUploadBytes: number;
   /** Built web app to serve at / (WCS_WEB_DIST, default apps/web/dist of this repository). */
   webDistDir: string;
   /** Fastify log level (LOG_LEVEL, default info; "silent" in tests). */
   logLevel: string;
-  /** Read-only setting shown in Settings (WCS_MAX_DOWNLOADS_PER_DAY, default 50). */
+  /**
+   * Read-only setting shown in Settings (WCS_MAX_DOWNLOADS_PER_DAY, default 50): the most downloads
+   * the download worker may start in one calendar day (server time). No worker exists yet, so
+   * nothing applies it today; queueing is not capped, only starting.
+   */
   maxDownloadsPerDay: number;
   /** Read-only setting shown in Settings (WCS_TOR_ENABLED, default false). */
   torEnabled: boolean;
+  /** The events calendar the scraper reads (WCS_SCRAPER_URL, default the WSDC event list). */
+  scraperUrl: string;
+  /**
+   * When the scraper runs by itself, as a cron expression in the server's time zone
+   * (WCS_SCRAPER_SCHEDULE, default '0 4 * * 1': Mondays 04:00); null when set to 'off'.
+   */
+  scraperSchedule: string | null;
+  /** How long one fetch of the calendar may take (WCS_SCRAPER_TIMEOUT_SECONDS, default 30). */
+  scraperTimeoutMs: number;
+  /**
+   * Price of one song download in US dollars, for the download preview's cost estimate
+   * (WCS_DOWNLOAD_PRICE_USD, default 0: most providers a DJ runs at home cost nothing per song).
+   */
+  downloadPriceUsd: number;
 }
 
 export type ConfigOverrides = Partial<Pick<Config, 'port' | 'host' | 'dataDir' | 'databaseUrl' | 'logLevel'>>;
@@ -45,12 +69,62 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function numberFrom(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name]?.toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** WCS_LIBRARY_ROOTS: absolute folders separated by commas; relative ones are refused, not guessed. */
+function libraryRootsFrom(env: NodeJS.ProcessEnv, dataDir: string): string[] {
+  const raw = env.WCS_LIBRARY_ROOTS;
+  if (raw === undefined || raw.trim() === '') return [path.join(dataDir, 'library')];
+  const roots = raw
+    .split(',')
+    .map((root) => root.trim())
+    .filter((root) => root !== '');
+  const relative = roots.filter((root) => !path.isAbsolute(root));
+  if (relative.length > 0) {
+    throw new Error(
+      `WCS_LIBRARY_ROOTS must list absolute folders separated by commas; not absolute: ${relative.join(', ')}`,
+    );
+  }
+  return [...new Set(roots.map((root) => path.resolve(root)))];
+}
+
+function urlFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const protocol = URL.canParse(raw) ? new URL(raw).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new Error(`${name} must be an http or https address, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** A cron expression, or null for 'off'; pg-boss checks the expression when it is scheduled. */
+function scheduleFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): string | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  return raw.toLowerCase() === 'off' ? null : raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
@@ -63,10 +137,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     embeddedPgPort: intFrom(env, 'WCS_PG_PORT', 0, 0, 65535),
     recordingsDir: path.resolve(env.WCS_RECORDINGS_DIR ?? path.join(dataDir, 'recordings')),
     playlistsDir: path.resolve(env.WCS_PLAYLISTS_DIR ?? path.join(dataDir, 'playlists')),
+    libraryRoots: libraryRootsFrom(env, dataDir),
     maxUploadBytes: intFrom(env, 'WCS_MAX_UPLOAD_MB', 100, 1, 4096) * 1024 * 1024,
     webDistDir: path.resolve(env.WCS_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     maxDownloadsPerDay: intFrom(env, 'WCS_MAX_DOWNLOADS_PER_DAY', 50, 0, 100000),
     torEnabled: boolFrom(env, 'WCS_TOR_ENABLED', false),
+    scraperUrl: urlFrom(env, 'WCS_SCRAPER_URL', WSDC_CALENDAR_URL),
+    scraperSchedule: scheduleFrom(env, 'WCS_SCRAPER_SCHEDULE', '0 4 * * 1'),
+    scraperTimeoutMs: intFrom(env, 'WCS_SCRAPER_TIMEOUT_SECONDS', 30, 1, 600) * 1000,
+    downloadPriceUsd: numberFrom(env, 'WCS_DOWNLOAD_PRICE_USD', 0, 0, 1000),
   };
 }

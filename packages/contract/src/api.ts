@@ -119,6 +119,27 @@ export type UploadResult = z.infer<typeof UploadResult>;
 
 export const ProcessQueued = z.object({ message: z.string(), recording_id: z.number().int() });
 
+export const LibraryImportRequest = z.object({
+  /** Absolute path of a folder inside one of the server's library roots (WCS_LIBRARY_ROOTS). */
+  folder: z.string().trim().min(1, 'name the folder to import').max(4096),
+});
+
+export const LibraryImportResult = z.object({
+  /** Audio files found under the folder. */
+  scanned: z.number().int(),
+  /** Files that became new songs. */
+  imported: z.number().int(),
+  /** Songs that changed: a moved file, new content at a known path, a file back on disk. */
+  updated: z.number().int(),
+  /** Files already in the library exactly as they are. */
+  unchanged: z.number().int(),
+  /** Songs whose file under the folder is gone (now file_present false). */
+  missing_marked: z.number().int(),
+  /** Files that were skipped, each with the reason. */
+  failed: z.array(z.object({ file: z.string(), reason: z.string() })),
+});
+export type LibraryImportResult = z.infer<typeof LibraryImportResult>;
+
 export const api = {
   // Events
   listEvents: {
@@ -363,6 +384,14 @@ export const api = {
     response: PlaylistDetail,
     summary: 'Regenerate one playlist',
   },
+  /** Extended M3U8 text (audio/x-mpegurl; charset=utf-8) served as an attachment, not JSON. */
+  downloadPlaylistM3u8: {
+    method: 'GET',
+    path: '/playlists/:id/m3u8',
+    params: IdParams,
+    response: z.string(),
+    summary: 'The playlist as an extended M3U8 file for DJ software',
+  },
 
   // Settings
   getSettings: { method: 'GET', path: '/settings', response: Settings, summary: 'Runtime settings' },
@@ -431,7 +460,8 @@ export const api = {
   scrapeEvents: {
     method: 'POST',
     path: '/scraper/scrape-events',
-    body: ScrapeRequest,
+    // Optional: an empty POST scrapes the configured calendar.
+    body: ScrapeRequest.optional(),
     response: ScrapeResult,
     summary: 'Fetch the events calendar now',
   },
@@ -492,6 +522,15 @@ export const api = {
     response: ProcessQueued,
     status: 202,
     summary: 'Queue (re)processing of a recording',
+  },
+
+  // Library
+  importLibrary: {
+    method: 'POST',
+    path: '/library/import',
+    body: LibraryImportRequest,
+    response: LibraryImportResult,
+    summary: 'Import the audio files of a folder inside the library roots into the song library',
   },
 
   // Downloads

@@ -540,10 +540,15 @@ export const ScrapeRequest = z.object({ url: z.url().optional() });
 export const ScrapeResult = z.object({
   source_url: z.string(),
   scraped_at: Timestamp,
+  /** Event rows on the page, repeated rows included. */
   rows_found: z.number().int(),
   inserted: z.number().int(),
   updated: z.number().int(),
+  /** Rows that repeat an earlier row of the same page (same source key): stored once. */
+  duplicate_rows: z.number().int(),
   unparsed_dates: z.number().int(),
+  /** Stored events whose flag is no ISO country ('transparent', none): country_code null. */
+  unknown_countries: z.number().int(),
 });
 export const ScraperStats = z.object({
   total: z.number().int(),

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { registerDemoCommand } from './demo.js';
+import { registerLibraryCommand } from './library.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerServeCommand } from './serve.js';
 
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerLibraryCommand(program);
+  registerDemoCommand(program);
   return program;
 }
 

@@ -1,7 +1,16 @@
 import type { AppDeps } from '../deps.js';
+import { enqueueDownloadsJob } from './enqueue-downloads.js';
 import { processRecordingJob } from './process-recording.js';
+import { recomputeScoresJob } from './recompute-scores.js';
+import { regeneratePlaylistsJob } from './regenerate-playlists.js';
+import { scheduleScrapeEvents, scrapeEventsJob } from './scrape-events.js';
 
 /** Starts a worker for every job this process handles. */
 export async function registerJobHandlers(deps: AppDeps): Promise<void> {
   await deps.jobs.work('recording.process', (data) => processRecordingJob(deps, data));
+  await deps.jobs.work('scores.recompute', (data) => recomputeScoresJob(deps, data));
+  await deps.jobs.work('downloads.enqueue', () => enqueueDownloadsJob(deps));
+  await deps.jobs.work('playlists.regenerate', () => regeneratePlaylistsJob(deps));
+  await deps.jobs.work('scraper.scrape', (data) => scrapeEventsJob(deps, data));
+  await scheduleScrapeEvents(deps);
 }

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { analyticsRoutes } from './analytics.js';
+import { downloadRoutes } from './downloads.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
+import { libraryRoutes } from './library.js';
+import { playlistRoutes } from './playlists.js';
 import { recordingRoutes } from './recordings.js';
+import { scraperRoutes } from './scraper.js';
 import { settingsRoutes } from './settings.js';
 import { songRoutes } from './songs.js';
 import { wsRoutes } from './ws.js';
@@ -16,5 +20,9 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await settingsRoutes(app, deps);
   await analyticsRoutes(app, deps);
   await recordingRoutes(app, deps);
+  await downloadRoutes(app, deps);
+  await playlistRoutes(app, deps);
+  await libraryRoutes(app, deps);
+  await scraperRoutes(app, deps);
   await wsRoutes(app, deps);
 }

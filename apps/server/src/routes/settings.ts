@@ -6,5 +6,7 @@ import { route } from './define.js';
 
 export async function settingsRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, 'settings', api.getSettings, async () => getSettings(deps.db, deps.config));
-  route(app, 'settings', api.updateSettings, async ({ body }) => updateSettings(deps.db, deps.config, body));
+  route(app, 'settings', api.updateSettings, async ({ body }) =>
+    updateSettings(deps.db, deps.config, body, deps.jobs),
+  );
 }

@@ -8,7 +8,9 @@ export async function songRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, 'songs', api.listSongs, async ({ query }) => listSongs(deps.db, query));
   route(app, 'songs', api.searchSongs, async ({ query }) => searchSongs(deps.db, query));
   route(app, 'songs', api.getSong, async ({ params }) => getSong(deps.db, params.id));
-  route(app, 'songs', api.updateSong, async ({ params, body }) => updateSong(deps.db, params.id, body));
-  route(app, 'songs', api.deleteSong, async ({ params }) => deleteSong(deps.db, params.id));
+  route(app, 'songs', api.updateSong, async ({ params, body }) =>
+    updateSong(deps.db, params.id, body, deps.jobs),
+  );
+  route(app, 'songs', api.deleteSong, async ({ params }) => deleteSong(deps.db, params.id, deps.jobs));
   route(app, 'songs', api.listSongPlays, async ({ params }) => listSongPlays(deps.db, params.id));
 }

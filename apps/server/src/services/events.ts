@@ -2,7 +2,9 @@ import type { EditableSettings, Event, EventCreate, EventUpdate, Social } from '
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials } from '../db/schema.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { badRequest, notFound } from './errors.js';
+import { scheduleScoreRecompute } from './scores.js';
 import { getEditableSettings } from './settings.js';
 
 type EventRow = typeof events.$inferSelect;
@@ -102,8 +104,18 @@ export async function createEvent(db: Db, input: EventCreate): Promise<Event> {
   return toEvent(row!, await getEditableSettings(db));
 }
 
-/** Changes the given fields; the dates, merged with the stored ones, must stay in order. */
-export async function updateEvent(db: Db, id: number, input: EventUpdate): Promise<Event> {
+/**
+ * Changes the given fields; the dates, merged with the stored ones, must stay in order. A change
+ * of is_festival or weight_override changes the weight of the event's plays: with `jobs`, it
+ * schedules a score recompute.
+ */
+export async function updateEvent(
+  db: Db,
+  id: number,
+  input: EventUpdate,
+  jobs?: Pick<JobQueue, 'send'>,
+): Promise<Event> {
+  let hasWeightChanged = false;
   const row = await db.transaction(async (tx) => {
     const [current] = await tx.select().from(events).where(eq(events.id, id)).for('update');
     if (!current) throw notFound('Event', id);
@@ -112,6 +124,9 @@ export async function updateEvent(db: Db, id: number, input: EventUpdate): Promi
     if (endDate < startDate) {
       throw badRequest(`end_date must not be before start_date (${endDate} is before ${startDate})`);
     }
+    hasWeightChanged =
+      (input.is_festival !== undefined && input.is_festival !== current.isFestival) ||
+      (input.weight_override !== undefined && input.weight_override !== current.weightOverride);
     const [updated] = await tx
       .update(events)
       .set({
@@ -129,13 +144,20 @@ export async function updateEvent(db: Db, id: number, input: EventUpdate): Promi
       .returning();
     return updated!;
   });
+  if (hasWeightChanged && jobs) await scheduleScoreRecompute(jobs, `event ${id} weight changed`);
   return toEvent(row, await getEditableSettings(db));
 }
 
 /** Deletes an event; its socials and plays go with it (foreign keys cascade), recordings lose the link. */
-export async function deleteEvent(db: Db, id: number): Promise<{ message: string }> {
+export async function deleteEvent(
+  db: Db,
+  id: number,
+  jobs?: Pick<JobQueue, 'send'>,
+): Promise<{ message: string }> {
   const deleted = await db.delete(events).where(eq(events.id, id)).returning({ id: events.id });
   if (deleted.length === 0) throw notFound('Event', id);
+  // Its plays are gone, so every song's exposure and rank may have moved.
+  if (jobs) await scheduleScoreRecompute(jobs, `event ${id} deleted`);
   return { message: `Event ${id} was deleted` };
 }
 

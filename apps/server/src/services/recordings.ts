@@ -21,6 +21,7 @@ import {
   removeFile,
   removeSessionFiles,
 } from './recording-files.js';
+import { scheduleScoreRecompute } from './scores.js';
 
 type RecordingRow = typeof recordings.$inferSelect;
 
@@ -428,6 +429,8 @@ export async function deleteRecording(deps: AppDeps, id: number): Promise<{ mess
     .returning({ sessionId: recordings.sessionId, filename: recordings.filename });
   if (!deleted) throw notFound('Recording', id);
   await removeSessionFiles(deps.config.recordingsDir, deleted.sessionId);
+  // Its recognised plays went with it: scores, downloads and playlists follow.
+  await scheduleScoreRecompute(deps.jobs, `recording ${id} deleted`);
   return { message: `Recording ${id} (${deleted.filename}) and everything recognised from it were deleted` };
 }
 

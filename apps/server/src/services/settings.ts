@@ -9,7 +9,9 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { settings } from '../db/schema.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { badRequest } from './errors.js';
+import { scheduleScoreRecompute } from './scores.js';
 
 /** The single settings row. */
 const SETTINGS_ID = 1;
@@ -74,14 +76,20 @@ export async function updateSettings(
   db: Db,
   config: ReadOnlyConfig,
   update: SettingsUpdate,
+  /** When given, a change of any value schedules a score recompute (weights, thresholds, downloads). */
+  jobs?: Pick<JobQueue, 'send'>,
 ): Promise<Settings> {
   await getEditableSettings(db);
+  let hasChanged = false;
   const saved = await db.transaction(async (tx) => {
     // Locks the row so that two concurrent partial updates cannot merge into a pair that breaks the rule.
     const [row] = await tx.select().from(settings).where(eq(settings.id, SETTINGS_ID)).for('update');
     const current = row ? toEditableSettings(row) : DEFAULT_SETTINGS;
     const merged: EditableSettings = { ...current, ...definedFields(update) };
     if (merged.festival_weight < merged.party_weight) throw badRequest(FESTIVAL_WEIGHT_MESSAGE);
+    hasChanged = (Object.keys(merged) as Array<keyof EditableSettings>).some(
+      (key) => merged[key] !== current[key],
+    );
     const [updated] = await tx
       .update(settings)
       .set({ ...toColumns(merged), updatedAt: new Date() })
@@ -89,6 +97,8 @@ export async function updateSettings(
       .returning();
     return updated ? toEditableSettings(updated) : merged;
   });
+  // After the commit, so that the recompute reads the new values.
+  if (hasChanged && jobs) await scheduleScoreRecompute(jobs, 'settings changed');
   return withReadOnly(saved, config);
 }
 

@@ -2,8 +2,10 @@ import type { AgeCategory, Genre, Play, Song, SongUpdate, TimeWindow } from '@wc
 import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials, songs } from '../db/schema.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { ageCategory, ageCutoffs, localDate } from './age.js';
 import { notFound } from './errors.js';
+import { scheduleScoreRecompute } from './scores.js';
 import { foldText, songSearchKey } from './text.js';
 
 export type SongRow = typeof songs.$inferSelect;
@@ -117,7 +119,12 @@ export async function getSong(db: Db, id: number): Promise<Song> {
 }
 
 /** Changes the given fields; a new title or artist rewrites the search key. */
-export async function updateSong(db: Db, id: number, update: SongUpdate): Promise<Song> {
+export async function updateSong(
+  db: Db,
+  id: number,
+  update: SongUpdate,
+  jobs?: Pick<JobQueue, 'send'>,
+): Promise<Song> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(songs).where(eq(songs.id, id)).for('update');
     if (!current) throw notFound('Song', id);
@@ -142,13 +149,21 @@ export async function updateSong(db: Db, id: number, update: SongUpdate): Promis
       })
       .where(eq(songs.id, id));
   });
+  // Genre, release date, BPM and energy place a song in its playlist; scores follow the library.
+  if (jobs) await scheduleScoreRecompute(jobs, `song ${id} changed`);
   return getSong(db, id);
 }
 
 /** Deletes a song; its plays go with it (foreign key cascade). The audio file on disk stays. */
-export async function deleteSong(db: Db, id: number): Promise<{ message: string }> {
+export async function deleteSong(
+  db: Db,
+  id: number,
+  jobs?: Pick<JobQueue, 'send'>,
+): Promise<{ message: string }> {
   const deleted = await db.delete(songs).where(eq(songs.id, id)).returning({ id: songs.id });
   if (deleted.length === 0) throw notFound('Song', id);
+  // Ranks are relative to the other songs, and playlists may lose it.
+  if (jobs) await scheduleScoreRecompute(jobs, `song ${id} deleted`);
   return { message: `Song ${id} was deleted` };
 }
 

@@ -77,7 +77,11 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     undo.push(() => database.drop());
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wcs-test-data-'));
     undo.push(() => fs.rm(dataDir, { recursive: true, force: true }));
-    const config = loadConfig({ ...options.env }, { databaseUrl: database.url, dataDir, logLevel: 'silent' });
+    // No weekly scrape of the real calendar from a test app, unless a test asks for one.
+    const config = loadConfig(
+      { WCS_SCRAPER_SCHEDULE: 'off', ...options.env },
+      { databaseUrl: database.url, dataDir, logLevel: 'silent' },
+    );
     await fs.mkdir(config.recordingsDir, { recursive: true });
     await fs.mkdir(config.playlistsDir, { recursive: true });
 

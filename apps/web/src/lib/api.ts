@@ -1,4 +1,4 @@
-import { type Api, api, type EndpointName, HTTP_TIMEOUT_MS } from '@wcs/contract';
+import { type Api, api, type Endpoint, type EndpointName, HTTP_TIMEOUT_MS } from '@wcs/contract';
 import type { z } from 'zod';
 
 /**
@@ -72,8 +72,9 @@ export async function apiCall<N extends EndpointName>(
     ? [request?: ApiRequest<N>, options?: { signal?: AbortSignal }]
     : [request: ApiRequest<N>, options?: { signal?: AbortSignal }]
 ): Promise<ApiResponse<N>> {
-  const endpoint = api[name];
-  const { params, query, body } = (request ?? {}) as {
+  // Only method and path are needed at run time; the types above already fixed the shapes.
+  const endpoint: Endpoint = (api as Record<EndpointName, Endpoint>)[name];
+  const { params, query, body } = ((request as unknown) ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;

@@ -1,14 +1,18 @@
 import type { OverviewStats } from '@wcs/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { downloadQueue, events, plays, songs } from '../../db/schema.js';
+import { downloadQueue, events, songs } from '../../db/schema.js';
+import { totalPlayCount } from './song-window-plays.js';
 
-/** Dashboard counts: songs, events and plays in the library, and download queue entries still pending. */
+/**
+ * Dashboard counts: songs, events and plays in the library, and download queue entries still
+ * pending. Plays are summed from song_window_plays: counting a million plays takes a scan.
+ */
 export async function getOverviewStats(db: Db): Promise<OverviewStats> {
   const [totalSongs, totalEvents, totalPlays, pendingDownloads] = await Promise.all([
     db.$count(songs),
     db.$count(events),
-    db.$count(plays),
+    totalPlayCount(db),
     db.$count(downloadQueue, eq(downloadQueue.status, 'pending')),
   ]);
   return {

@@ -1,0 +1,357 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { api, type Endpoint } from '@wcs/contract';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { demoEnv } from '../cli/demo.js';
+import type { Db } from '../db/client.js';
+import { plays } from '../db/schema.js';
+import { DEMO_SCALE, type DemoScale, planDemoData } from '../demo/generate.js';
+import { type ServerHandle, startServer } from '../main.js';
+import { regenerateAllPlaylists } from '../services/playlists.js';
+import { recomputeScores } from '../services/scores.js';
+import { bulkLoadPlan } from './bulk-load.js';
+
+/**
+ * The API benchmark: a community-scale library (20,000 songs, 1,000 events, about 5,000
+ * socials, 1,000,000 plays) in a scratch data folder with its own embedded PostgreSQL, the
+ * server started in-process, and every GET call of the contract timed over real HTTP.
+ * Run it with `node scripts/bench/api.mjs` (it builds first).
+ */
+
+/** 980 past events and 20 announced ones; festivals of 5-7 nights make about 5,000 socials. */
+export const BENCH_SCALE: DemoScale = {
+  ...DEMO_SCALE,
+  songs: 20_000,
+  events: 980,
+  upcomingEvents: 20,
+  plays: 1_000_000,
+  years: 5,
+  festivalShare: 0.82,
+  festivalNights: [5, 7],
+  unrelatedScrapedEvents: 200,
+  recordings: 50,
+};
+
+export interface ApiBenchOptions {
+  /** Reused when it holds a dataset of the same scale and seed; otherwise made and removed. */
+  dataDir?: string;
+  /** Keep the scratch data folder (to run again without loading). */
+  keep?: boolean;
+  /** Timed requests per call, after `warmups` untimed ones. */
+  requests?: number;
+  warmups?: number;
+  /** Multiplies every count of BENCH_SCALE (0.1 for a quick run). */
+  scale?: number;
+  seed?: number;
+  /** Only calls whose name contains this text. */
+  only?: string;
+}
+
+export interface CaseResult {
+  name: string;
+  request: string;
+  /** 'ok', 'not implemented yet', 'no data', or the HTTP status with its message. */
+  outcome: string;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+  bytes: number | null;
+}
+
+const DATASET_MARKER = 'bench-dataset.json';
+
+function scaled(factor: number): DemoScale {
+  const times = (value: number) => Math.max(1, Math.round(value * factor));
+  return {
+    ...BENCH_SCALE,
+    songs: times(BENCH_SCALE.songs),
+    events: times(BENCH_SCALE.events),
+    upcomingEvents: times(BENCH_SCALE.upcomingEvents),
+    plays: times(BENCH_SCALE.plays),
+    unrelatedScrapedEvents: times(BENCH_SCALE.unrelatedScrapedEvents),
+    recordings: times(BENCH_SCALE.recordings),
+  };
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+interface Ids {
+  event: number | null;
+  social: number | null;
+  song: number | null;
+  recording: number | null;
+  playlist: number | null;
+  scraped: number | null;
+  queueEntry: number | null;
+  compareEvents: number[];
+  compareSocials: number[];
+  searchTerm: string;
+}
+
+const firstId = async (db: Db, query: ReturnType<typeof sql>): Promise<number | null> => {
+  const row = (await db.execute(query)).rows[0] as { id: number } | undefined;
+  return row ? Number(row.id) : null;
+};
+
+/** Real ids to put into paths: the busiest event, social and song, so the calls do real work. */
+async function pickIds(db: Db): Promise<Ids> {
+  const topEvents = (
+    await db.execute(sql`select event_id as id from plays group by event_id order by count(*) desc limit 3`)
+  ).rows.map((row) => Number((row as { id: number }).id));
+  const topSocials = (
+    await db.execute(
+      sql`select social_id as id from plays where social_id is not null group by social_id order by count(*) desc limit 3`,
+    )
+  ).rows.map((row) => Number((row as { id: number }).id));
+  const song = await firstId(
+    db,
+    sql`select p.song_id as id from plays p
+        where exists (select 1 from spotify_popularity_history h where h.song_id = p.song_id)
+        group by p.song_id order by count(*) desc limit 1`,
+  );
+  const artist = song
+    ? ((await db.execute(sql`select artist from songs where id = ${song}`)).rows[0] as { artist: string })
+        .artist
+    : 'a';
+  return {
+    event: topEvents[0] ?? null,
+    social: topSocials[0] ?? null,
+    song,
+    recording: await firstId(db, sql`select id from recordings order by id limit 1`),
+    playlist: await firstId(
+      db,
+      sql`select id from playlists where is_active order by song_count desc limit 1`,
+    ),
+    scraped: await firstId(db, sql`select id from scraped_events order by id limit 1`),
+    queueEntry: await firstId(db, sql`select id from download_queue order by id limit 1`),
+    compareEvents: topEvents,
+    compareSocials: topSocials,
+    // The artist's last word: a search with a realistic number of hits.
+    searchTerm: artist.split(' ').at(-1)!.toLowerCase(),
+  };
+}
+
+/** The id a path parameter takes, by the path's area; null when the dataset has none. */
+function idForPath(endpointPath: string, ids: Ids): number | null | undefined {
+  if (!endpointPath.includes(':id')) return undefined;
+  if (/^\/(events\/|analytics\/events\/|analytics\/event-success\/)/.test(endpointPath)) return ids.event;
+  if (/^\/(songs\/|analytics\/(overplay-trend|song-performance|spotify-popularity)\/)/.test(endpointPath))
+    return ids.song;
+  if (endpointPath.startsWith('/recordings/')) return ids.recording;
+  if (endpointPath.startsWith('/playlists/')) return ids.playlist;
+  if (endpointPath.startsWith('/scraper/events/')) return ids.scraped;
+  if (endpointPath.startsWith('/downloads/')) return ids.queueEntry;
+  return null;
+}
+
+const hasQueryKey = (endpoint: Endpoint, key: string) =>
+  endpoint.query instanceof z.ZodObject && key in (endpoint.query.shape as Record<string, unknown>);
+
+interface Case {
+  name: string;
+  request: string;
+  /** Why it cannot run (no such data). */
+  skip?: string;
+}
+
+/** The requests of one GET endpoint: its defaults, plus the event and social filters it offers. */
+function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
+  const id = idForPath(endpoint.path, ids);
+  if (id === null) return [{ name, request: `GET /api${endpoint.path}`, skip: 'no data' }];
+  const base = `/api${endpoint.path.replace(':id', String(id))}`;
+  if (name === 'searchSongs') return [{ name, request: `${base}?q=${encodeURIComponent(ids.searchTerm)}` }];
+  if (name === 'compare') {
+    return [
+      { name, request: `${base}?ids=${ids.compareEvents.join(',')}` },
+      { name, request: `${base}?ids=${ids.compareSocials.join(',')}&comparison_type=social` },
+    ];
+  }
+  const cases: Case[] = [{ name, request: base }];
+  if (hasQueryKey(endpoint, 'event_id') && ids.event)
+    cases.push({ name, request: `${base}?event_id=${ids.event}` });
+  if (hasQueryKey(endpoint, 'social_id') && ids.social)
+    cases.push({ name, request: `${base}?social_id=${ids.social}` });
+  if (name === 'listSongs') cases.push({ name, request: `${base}?genre=Pop&age_category=old&has_file=true` });
+  return cases;
+}
+
+async function timeCase(url: string, warmups: number, requests: number) {
+  let status = 0;
+  let bytes = 0;
+  let message = '';
+  const durations: number[] = [];
+  for (let i = 0; i < warmups + requests; i += 1) {
+    const startedAt = performance.now();
+    const response = await fetch(url);
+    const body = await response.arrayBuffer();
+    const elapsed = performance.now() - startedAt;
+    status = response.status;
+    bytes = body.byteLength;
+    if (status >= 400) {
+      try {
+        message = (JSON.parse(Buffer.from(body).toString('utf8')) as { message?: string }).message ?? '';
+      } catch {
+        message = '';
+      }
+      return { status, bytes, message, durations };
+    }
+    if (i >= warmups) durations.push(elapsed);
+  }
+  return { status, bytes, message, durations: durations.sort((a, b) => a - b) };
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** Markdown table of the results. */
+export function resultsTable(results: readonly CaseResult[]): string {
+  const lines = [
+    '| call | request | result | p50 ms | p95 ms | max ms | bytes |',
+    '|---|---|---|---:|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    const cell = (value: number | null) => (value === null ? '' : String(value));
+    lines.push(
+      `| ${r.name} | \`${r.request}\` | ${r.outcome} | ${cell(r.p50Ms)} | ${cell(r.p95Ms)} | ${cell(r.maxMs)} | ${cell(r.bytes)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<CaseResult[]> {
+  const log = (message: string) => console.log(`[bench] ${message}`);
+  const requests = options.requests ?? 30;
+  const warmups = options.warmups ?? 3;
+  const seed = options.seed ?? 1;
+  const scale = scaled(options.scale ?? 1);
+  const isScratch = options.dataDir === undefined;
+  const dataDir = path.resolve(options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-')));
+  fs.mkdirSync(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the postgres user, who must get through the folder (mkdtemp: 0700).
+  fs.chmodSync(dataDir, 0o755);
+
+  let handle: ServerHandle | undefined;
+  try {
+    const startedAt = performance.now();
+    handle = await startServer({
+      env: { ...demoEnv(process.env), LOG_LEVEL: 'silent' },
+      dataDir,
+      port: 0,
+      host: '127.0.0.1',
+      log,
+    });
+    const { db, pool, config } = handle.deps;
+    const markerFile = path.join(dataDir, DATASET_MARKER);
+    const wanted = JSON.stringify({ seed, scale });
+    const marker = fs.existsSync(markerFile) ? JSON.parse(fs.readFileSync(markerFile, 'utf8')) : null;
+    if (marker && JSON.stringify({ seed: marker.seed, scale: marker.scale }) === wanted) {
+      log(`reusing the dataset in ${dataDir} (loaded ${marker.loadedAt})`);
+    } else {
+      if ((await db.$count(plays)) > 0) {
+        throw new Error(`${dataDir} already holds another dataset; give an empty --data-dir or none.`);
+      }
+      let stepAt = performance.now();
+      const plan = planDemoData({ seed, now: new Date(), scale });
+      log(
+        `planned ${plan.songs.length} songs, ${plan.events.length} events, ${plan.nights.length} nights, ` +
+          `${plan.plays.count} plays (${((performance.now() - stepAt) / 1000).toFixed(1)} s)`,
+      );
+      const loaded = await bulkLoadPlan(db, pool, plan, config.libraryRoots[0]!, log);
+      stepAt = performance.now();
+      const scores = await recomputeScores(db);
+      const scoresSeconds = (performance.now() - stepAt) / 1000;
+      log(`recomputeScores: ${scores.songsUpdated} songs in ${scoresSeconds.toFixed(1)} s`);
+      stepAt = performance.now();
+      const playlists = await regenerateAllPlaylists(db, config);
+      const playlistSeconds = (performance.now() - stepAt) / 1000;
+      log(`regenerateAllPlaylists: ${playlists.message} in ${playlistSeconds.toFixed(1)} s`);
+      fs.writeFileSync(
+        markerFile,
+        `${JSON.stringify(
+          {
+            seed,
+            scale,
+            loadedAt: new Date().toISOString(),
+            ...loaded,
+            recomputeScoresSeconds: round1(scoresSeconds),
+            regeneratePlaylistsSeconds: round1(playlistSeconds),
+            totalSeconds: round1((performance.now() - startedAt) / 1000),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      log(`dataset ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+    }
+
+    const ids = await pickIds(db);
+    const results: CaseResult[] = [];
+    const endpoints = Object.entries(api as Record<string, Endpoint>).filter(
+      ([name, endpoint]) => endpoint.method === 'GET' && (!options.only || name.includes(options.only)),
+    );
+    log(`timing ${endpoints.length} GET calls: ${warmups} warm-ups, then ${requests} timed requests each`);
+    for (const [name, endpoint] of endpoints) {
+      if (!handle.app.hasRoute({ method: 'GET', url: `/api${endpoint.path}` })) {
+        results.push({
+          name,
+          request: `GET /api${endpoint.path}`,
+          outcome: 'not implemented yet',
+          p50Ms: null,
+          p95Ms: null,
+          maxMs: null,
+          bytes: null,
+        });
+        continue;
+      }
+      for (const testCase of casesFor(name, endpoint, ids)) {
+        if (testCase.skip) {
+          results.push({
+            name,
+            request: testCase.request,
+            outcome: testCase.skip,
+            p50Ms: null,
+            p95Ms: null,
+            maxMs: null,
+            bytes: null,
+          });
+          continue;
+        }
+        const timing = await timeCase(`${handle.url}${testCase.request}`, warmups, requests);
+        const isOk = timing.status < 400;
+        results.push({
+          name,
+          request: testCase.request,
+          outcome: isOk ? 'ok' : `${timing.status} ${timing.message}`.trim(),
+          p50Ms: isOk ? round1(percentile(timing.durations, 50)) : null,
+          p95Ms: isOk ? round1(percentile(timing.durations, 95)) : null,
+          maxMs: isOk ? round1(timing.durations.at(-1)!) : null,
+          bytes: timing.bytes,
+        });
+        const last = results.at(-1)!;
+        log(
+          `${name} ${testCase.request}: ${last.outcome} p50 ${last.p50Ms ?? '-'} ms, p95 ${last.p95Ms ?? '-'} ms`,
+        );
+      }
+    }
+    const counts = (
+      await db.execute(sql`
+      select (select count(*) from songs)::int as songs, (select count(*) from events)::int as events,
+             (select count(*) from socials)::int as socials, (select count(*) from plays)::int as plays`)
+    ).rows[0];
+    console.log(
+      `\nDataset: ${JSON.stringify(counts)}; ${requests} timed requests per call after ${warmups} warm-ups.\n`,
+    );
+    console.log(resultsTable(results));
+    return results;
+  } finally {
+    await handle?.close();
+    if (isScratch && !options.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+    else log(`data folder kept: ${dataDir}`);
+  }
+}

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { ImportProgress, LibraryImportSummary } from '../services/library-import.js';
+import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
+
+interface ImportOptions extends DataDirOptions {
+  json?: boolean;
+}
+
+/** Without a terminal (a log file, CI), one plain line per this many files instead of a bar. */
+const PLAIN_PROGRESS_EVERY = 50;
+
+/**
+ * A progress display for the import: a cli-progress bar on a terminal, plain lines otherwise.
+ * With --json the summary owns stdout, so progress goes to stderr.
+ */
+async function progressReporter(stream: NodeJS.WriteStream) {
+  if (!stream.isTTY) {
+    return {
+      update(progress: ImportProgress) {
+        if (progress.done % PLAIN_PROGRESS_EVERY === 0 || progress.done === progress.total) {
+          stream.write(`[wcs] ${progress.done}/${progress.total} files\n`);
+        }
+      },
+      stop() {},
+    };
+  }
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: '{bar} {percentage}% | {value}/{total} files | {file}',
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let isStarted = false;
+  return {
+    update(progress: ImportProgress) {
+      const file = path.basename(progress.file).slice(0, 40);
+      if (!isStarted) {
+        bar.start(progress.total, 0, { file });
+        isStarted = true;
+      }
+      bar.update(progress.done, { file });
+    },
+    stop() {
+      if (isStarted) bar.stop();
+    },
+  };
+}
+
+function summaryText(folder: string, summary: LibraryImportSummary, seconds: string): string {
+  const lines = [
+    `Scanned ${summary.scanned} audio files in ${folder} (${seconds} s): ${summary.imported} imported, ` +
+      `${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.missing_marked} marked missing, ` +
+      `${summary.failed.length} failed.`,
+  ];
+  for (const failure of summary.failed) lines.push(`  failed: ${failure.file}: ${failure.reason}`);
+  return lines.join('\n');
+}
+
+/** `wcs library import <folder>`: any folder the user names; paths are stored absolute. */
+async function importCommand(folder: string, options: ImportOptions): Promise<void> {
+  const [
+    { loadConfig },
+    { consoleLog, prepareDatabase },
+    { createDatabase },
+    { createJobQueue },
+    library,
+    scores,
+  ] = await Promise.all([
+    import('../config.js'),
+    import('../main.js'),
+    import('../db/client.js'),
+    import('../jobs/queue.js'),
+    import('../services/library-import.js'),
+    import('../services/scores.js'),
+  ]);
+  const startedAt = performance.now();
+  const config = loadConfig(process.env, overridesFrom(options));
+  const log = options.json ? () => {} : consoleLog(config);
+  const absoluteFolder = path.resolve(folder);
+
+  let database: Awaited<ReturnType<typeof prepareDatabase>>;
+  try {
+    database = await prepareDatabase(config, log);
+  } catch (error) {
+    if ((error as Error).name !== 'DataDirInUseError') throw error;
+    // The running server holds the embedded PostgreSQL: it can do the import itself.
+    throw new Error(
+      `${(error as Error).message}\nWhile the server runs, import through it instead: ` +
+        `curl -X POST http://${config.host}:${config.port}/api/library/import -H 'content-type: application/json' ` +
+        `-d '${JSON.stringify({ folder: absoluteFolder })}' (with the server's own address and port; the folder must be inside WCS_LIBRARY_ROOTS).`,
+    );
+  }
+  const { pool, db } = createDatabase(database.connectionString, 2);
+  try {
+    const progress = await progressReporter(options.json ? process.stderr : process.stdout);
+    let summary: LibraryImportSummary;
+    try {
+      summary = await library.importLibraryFolder(db, absoluteFolder, { onProgress: progress.update });
+    } finally {
+      progress.stop();
+    }
+    if (library.hasImportChanges(summary)) {
+      // The server's worker runs the recompute (now if it is running, else when it next starts).
+      const jobs = await createJobQueue({ connectionString: database.connectionString });
+      try {
+        await scores.scheduleScoreRecompute(jobs, 'library import');
+      } finally {
+        await jobs.stop();
+      }
+    }
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    if (options.json) console.log(JSON.stringify(summary, null, 2));
+    else console.log(summaryText(absoluteFolder, summary, seconds));
+  } finally {
+    await pool.end();
+    await database.close();
+  }
+}
+
+export function registerLibraryCommand(program: Command): void {
+  const library = program.command('library').description('the song library on disk');
+  library
+    .command('import')
+    .description(
+      'import every audio file under a folder (mp3, flac, ogg, opus, m4a, aac, wav, aiff): new files become songs, ' +
+        'moved files keep their song, files gone from the folder are marked missing',
+    )
+    .argument('<folder>', 'the folder to import (any folder; stored as absolute paths)')
+    .option('--json', 'print the summary as JSON')
+    .addOption(dataDirOption())
+    .action(importCommand);
+}

@@ -1,0 +1,14 @@
+import type { JobPayload } from '@wcs/contract';
+import type { AppDeps } from '../deps.js';
+import { recomputeScores, sendCoalesced } from '../services/scores.js';
+
+/**
+ * 'scores.recompute': recomputes every song's exposure, overplay score and download priority,
+ * then asks for a download enqueue and a playlist regeneration, both of which read the new
+ * scores. Safe to re-run: the recompute writes only values that change.
+ */
+export async function recomputeScoresJob(deps: AppDeps, data: JobPayload<'scores.recompute'>): Promise<void> {
+  await recomputeScores(deps.db);
+  await sendCoalesced(deps.jobs, 'downloads.enqueue', {});
+  await sendCoalesced(deps.jobs, 'playlists.regenerate', { reason: `scores recomputed (${data.reason})` });
+}

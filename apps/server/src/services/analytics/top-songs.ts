@@ -1,0 +1,75 @@
+import type { Genre, TopSong } from '@wcs/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { plays, songs, songWindowPlays } from '../../db/schema.js';
+import { type PlayFilter, playFilterCondition } from './filters.js';
+
+/** A row as SQL returns it (a type, not an interface: db.execute needs an index signature). */
+type TopSongRow = {
+  song_id: number;
+  title: string;
+  artist: string;
+  genre: Genre | null;
+  play_count: number;
+  event_count: number;
+  last_played_at: Date | null;
+  total: number;
+};
+
+/**
+ * The most played songs among the plays matching `where`: plays and distinct events per song,
+ * highest play count first (ties by title, then id), at most `limit`, with the number of songs
+ * played at all. Plays are counted per song first; distinct events and the last play are then
+ * looked up for the `limit` songs kept only, through the (song_id, started_at) index. Over all
+ * plays (no `where`) the per-song counts are sums of song_window_plays, so only the kept songs'
+ * plays are read.
+ */
+export async function topSongRows(
+  db: Db,
+  where: SQL | undefined,
+  limit: number,
+): Promise<{ data: TopSong[]; total: number }> {
+  const filter = where ? sql`and ${where}` : sql``;
+  const perSong = where
+    ? sql`
+      select ${plays.songId} as song_id, count(*)::int as play_count
+      from ${plays} where ${where}
+      group by ${plays.songId}`
+    : sql`
+      select ${songWindowPlays.songId} as song_id, sum(${songWindowPlays.playCount})::int as play_count
+      from ${songWindowPlays}
+      group by ${songWindowPlays.songId}`;
+  const { rows } = await db.execute<TopSongRow>(sql`
+    with per_song as (${perSong}),
+    ranked as (
+      select per_song.song_id, per_song.play_count, ${songs.title} as title, ${songs.artist} as artist,
+        ${songs.genre} as genre, count(*) over ()::int as total
+      from per_song join ${songs} on ${songs.id} = per_song.song_id
+      order by per_song.play_count desc, ${songs.title}, per_song.song_id
+      limit ${limit}
+    )
+    select ranked.*, detail.event_count, detail.last_played_at
+    from ranked cross join lateral (
+      select count(distinct ${plays.eventId})::int as event_count, max(${plays.startedAt}) as last_played_at
+      from ${plays} where ${plays.songId} = ranked.song_id ${filter}
+    ) detail
+    order by ranked.play_count desc, ranked.title, ranked.song_id`);
+  const data = rows.map((row) => ({
+    song_id: row.song_id,
+    title: row.title,
+    artist: row.artist,
+    genre: row.genre,
+    play_count: row.play_count,
+    event_count: row.event_count,
+    last_played_at: row.last_played_at === null ? null : new Date(row.last_played_at).toISOString(),
+  }));
+  return { data, total: rows[0]?.total ?? 0 };
+}
+
+/** Top Songs: the most played songs over all plays, one event or one social. */
+export async function getTopSongs(
+  db: Db,
+  query: PlayFilter & { limit: number },
+): Promise<{ data: TopSong[]; total: number }> {
+  return topSongRows(db, await playFilterCondition(db, query), query.limit);
+}

@@ -1,0 +1,289 @@
+import {
+  DOWNLOAD_PREVIEW_TOP,
+  DOWNLOAD_STATUSES,
+  type DownloadPreview,
+  type DownloadQueueEntry,
+  type DownloadStats,
+  type DownloadStatus,
+  type EditableSettings,
+} from '@wcs/contract';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { downloadQueue, plays, songs, songWindowPlays } from '../db/schema.js';
+import { conflict, notFound } from './errors.js';
+import { getEditableSettings } from './settings.js';
+
+/**
+ * The download queue (PRODUCT.md "Download priority"). Songs that were played but have no file
+ * become candidates by their plays and priority; with downloads enabled they enter the queue,
+ * where a download worker would fetch them. There is no download worker or provider on this
+ * server yet: entries wait in `pending`, and nothing here ever marks one `completed`. When the
+ * worker exists it starts at most `max_downloads_per_day` (configuration) per calendar day.
+ */
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+/** Size assumed per song when the library has no file to measure: a 4-minute 256 kbit/s MP3. */
+export const DEFAULT_SONG_SIZE_BYTES = 8 * MB;
+
+type QueueRow = typeof downloadQueue.$inferSelect;
+
+function toEntry(row: QueueRow, song: { title: string; artist: string }): DownloadQueueEntry {
+  return {
+    queue_id: row.id,
+    song_id: row.songId,
+    title: song.title,
+    artist: song.artist,
+    status: row.status as DownloadStatus,
+    priority_score: row.priorityScore,
+    download_attempts: row.downloadAttempts,
+    added_at: row.addedAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    completed_at: row.completedAt?.toISOString() ?? null,
+    last_error: row.lastError,
+  };
+}
+
+/** The queue, highest priority first, then oldest; `total` counts every entry of the filter. */
+export async function listDownloadQueue(
+  db: Db,
+  query: { status?: DownloadStatus | undefined; limit: number },
+): Promise<{ entries: DownloadQueueEntry[]; total: number }> {
+  const where = query.status ? eq(downloadQueue.status, query.status) : undefined;
+  const [rows, total] = await Promise.all([
+    db
+      .select({ entry: downloadQueue, title: songs.title, artist: songs.artist })
+      .from(downloadQueue)
+      .innerJoin(songs, eq(songs.id, downloadQueue.songId))
+      .where(where)
+      .orderBy(desc(downloadQueue.priorityScore), asc(downloadQueue.addedAt), asc(downloadQueue.id))
+      .limit(query.limit),
+    db.$count(downloadQueue, where),
+  ]);
+  return { entries: rows.map(({ entry, title, artist }) => toEntry(entry, { title, artist })), total };
+}
+
+/** Queue counts by status, and how many played songs have no file. */
+export async function getDownloadStats(db: Db): Promise<DownloadStats> {
+  const [byStatus, [needed]] = await Promise.all([
+    db
+      .select({ status: downloadQueue.status, count: sql<number>`count(*)`.mapWith(Number) })
+      .from(downloadQueue)
+      .groupBy(downloadQueue.status),
+    db
+      .select({ count: sql<number>`count(*)`.mapWith(Number) })
+      .from(songs)
+      .where(
+        and(
+          eq(songs.filePresent, false),
+          sql`exists (select 1 from ${plays} where ${plays}.song_id = ${songs}.id)`,
+        ),
+      ),
+  ]);
+  const counts = Object.fromEntries(DOWNLOAD_STATUSES.map((status) => [status, 0])) as Record<
+    DownloadStatus,
+    number
+  >;
+  for (const row of byStatus) counts[row.status as DownloadStatus] = row.count;
+  const total = DOWNLOAD_STATUSES.reduce((sum, status) => sum + counts[status], 0);
+  return { queue: { total, ...counts }, songs: { played_but_no_file: needed?.count ?? 0 } };
+}
+
+export interface DownloadCandidate {
+  songId: number;
+  title: string;
+  artist: string;
+  priority: number;
+  playCount: number;
+}
+
+type CandidateRules = Pick<EditableSettings, 'minimum_plays_to_download' | 'download_priority_threshold'>;
+
+/**
+ * Songs to download, highest priority first: no file, at least `minimum_plays_to_download` plays,
+ * download_priority >= `download_priority_threshold`, and not already completed in the queue.
+ * The priority is the stored one, kept current by the scores job; play counts are summed from the
+ * play summary `song_window_plays` (kept exact by triggers), not counted over every play.
+ */
+export async function findDownloadCandidates(
+  db: Db,
+  rules: CandidateRules,
+  limit?: number,
+): Promise<DownloadCandidate[]> {
+  const rows = await db.execute<{
+    song_id: number;
+    title: string;
+    artist: string;
+    priority: number;
+    play_count: number;
+  }>(sql`
+    select s.id as song_id, s.title, s.artist, s.download_priority as priority, sum(w.play_count) as play_count
+    from ${songs} s
+    join ${songWindowPlays} w on w.song_id = s.id
+    where not s.file_present
+      and s.download_priority >= ${rules.download_priority_threshold}::float8
+      and not exists (
+        select 1 from ${downloadQueue} q where q.song_id = s.id and q.status = 'completed'
+      )
+    group by s.id
+    having sum(w.play_count) >= ${rules.minimum_plays_to_download}::int
+    order by s.download_priority desc, s.id
+    ${limit === undefined ? sql`` : sql`limit ${limit}`}
+  `);
+  return rows.rows.map((row) => ({
+    songId: row.song_id,
+    title: row.title,
+    artist: row.artist,
+    priority: row.priority,
+    playCount: Number(row.play_count),
+  }));
+}
+
+const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+/**
+ * What a download run would fetch. Size: candidates × the mean size of the files already in the
+ * library (8 MB each when there is none). Analysis time: candidates × the mean measured analysis
+ * time of analysed songs; 0 when no song has a measured analysis yet, since there is then nothing
+ * on this machine to estimate from (a guess would pose as a measurement). Cost: candidates × the
+ * configured price per download.
+ */
+export async function getDownloadPreview(
+  db: Db,
+  config: Pick<Config, 'downloadPriceUsd'>,
+): Promise<DownloadPreview> {
+  const settings = await getEditableSettings(db);
+  const [candidates, [means]] = await Promise.all([
+    findDownloadCandidates(db, settings),
+    db
+      .select({
+        fileBytes: sql<
+          number | null
+        >`avg(${songs.fileSizeBytes}) filter (where ${songs.filePresent})`.mapWith((value) =>
+          value === null ? null : Number(value),
+        ),
+        analysisMs: sql<number | null>`avg(${songs.analysisDurationMs}) filter (where ${
+          songs.analyzedAt
+        } is not null)`.mapWith((value) => (value === null ? null : Number(value))),
+      })
+      .from(songs),
+  ]);
+  const count = candidates.length;
+  const meanBytes = means?.fileBytes ?? DEFAULT_SONG_SIZE_BYTES;
+  const meanAnalysisMs = means?.analysisMs ?? 0;
+  return {
+    total_candidates: count,
+    estimated_size_gb: round((count * meanBytes) / GB, 3),
+    estimated_analysis_minutes: round((count * meanAnalysisMs) / 60_000, 1),
+    estimated_cost_usd: round(count * config.downloadPriceUsd, 2),
+    current_settings: {
+      minimum_plays: settings.minimum_plays_to_download,
+      priority_threshold: settings.download_priority_threshold,
+      download_enabled: settings.download_enabled,
+    },
+    top_songs: candidates.slice(0, DOWNLOAD_PREVIEW_TOP).map((candidate) => ({
+      song_id: candidate.songId,
+      title: candidate.title,
+      artist: candidate.artist,
+      priority: round(candidate.priority, 2),
+      play_count: candidate.playCount,
+    })),
+  };
+}
+
+export interface EnqueueResult {
+  /** Candidates now in the queue (new entries plus existing ones whose priority was refreshed). */
+  queued: number;
+  inserted: number;
+  /** Pending entries removed because their song has a file now. */
+  removed: number;
+}
+
+/**
+ * Puts every candidate into the queue: a new entry as pending, an existing one (pending,
+ * downloading or failed) keeps its status and gets the current priority. Pending entries whose
+ * song has meanwhile got a file are removed: there is nothing left to download.
+ */
+export async function enqueueDownloadCandidates(db: Db, rules: CandidateRules): Promise<EnqueueResult> {
+  const candidates = await findDownloadCandidates(db, rules);
+  return db.transaction(async (tx) => {
+    let inserted = 0;
+    for (let start = 0; start < candidates.length; start += 1000) {
+      const batch = candidates.slice(start, start + 1000);
+      const rows = await tx
+        .insert(downloadQueue)
+        .values(batch.map((candidate) => ({ songId: candidate.songId, priorityScore: candidate.priority })))
+        .onConflictDoUpdate({
+          target: downloadQueue.songId,
+          set: { priorityScore: sql`excluded.priority_score` },
+          // A completed entry is history; candidates never include it, this only guards a race.
+          setWhere: sql`${downloadQueue.status} <> 'completed'`,
+        })
+        // xmax = 0 only on a row this statement inserted (an updated row carries our xid).
+        .returning({ isInserted: sql<boolean>`(xmax = 0)` });
+      inserted += rows.filter((row) => row.isInserted).length;
+    }
+    const removed = await tx
+      .delete(downloadQueue)
+      .where(
+        and(
+          eq(downloadQueue.status, 'pending'),
+          sql`exists (select 1 from ${songs} where ${songs}.id = ${downloadQueue}.song_id and ${songs}.file_present)`,
+        ),
+      )
+      .returning({ id: downloadQueue.id });
+    return { queued: candidates.length, inserted, removed: removed.length };
+  });
+}
+
+/** The 'downloads.enqueue' job: enqueues the candidates when downloads are enabled in Settings. */
+export async function enqueueDownloadsIfEnabled(db: Db): Promise<EnqueueResult | null> {
+  const settings = await getEditableSettings(db);
+  if (!settings.download_enabled) return null;
+  return enqueueDownloadCandidates(db, settings);
+}
+
+/** POST /downloads/:id/retry: a failed entry goes back to pending; its last error stays for the record. */
+export async function retryDownload(db: Db, id: number): Promise<DownloadQueueEntry> {
+  const [row] = await db
+    .select({ entry: downloadQueue, title: songs.title, artist: songs.artist })
+    .from(downloadQueue)
+    .innerJoin(songs, eq(songs.id, downloadQueue.songId))
+    .where(eq(downloadQueue.id, id));
+  if (!row) throw notFound('Download queue entry', id);
+  const [updated] = await db
+    .update(downloadQueue)
+    .set({ status: 'pending', startedAt: null, completedAt: null })
+    .where(and(eq(downloadQueue.id, id), eq(downloadQueue.status, 'failed')))
+    .returning();
+  if (!updated) {
+    throw conflict(
+      `Only a failed download can be retried; "${row.title}" by ${row.artist} is ${row.entry.status}`,
+    );
+  }
+  return toEntry(updated, row);
+}
+
+/**
+ * POST /downloads/start: queues the candidates now, whatever the schedule. Refused while downloads
+ * are disabled in Settings. Says plainly that the entries stay pending, as no provider exists.
+ */
+export async function startDownloads(db: Db): Promise<{ message: string; queued: number }> {
+  const settings = await getEditableSettings(db);
+  if (!settings.download_enabled) {
+    throw conflict('Downloads are disabled: turn on "Download enabled" in Settings, then start again');
+  }
+  const result = await enqueueDownloadCandidates(db, settings);
+  if (result.queued === 0) {
+    return {
+      queued: 0,
+      message: `No song meets the download rules (no file, at least ${settings.minimum_plays_to_download} plays, priority at least ${settings.download_priority_threshold}); nothing was queued`,
+    };
+  }
+  const songsWord = result.queued === 1 ? 'song' : 'songs';
+  return {
+    queued: result.queued,
+    message: `Queued ${result.queued} ${songsWord} (${result.inserted} new); no download provider is configured on this server, so they stay pending`,
+  };
+}
