@@ -9,17 +9,17 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://127.0.0.1:${port}`;
 
 /**
- * A fresh data folder (embedded PostgreSQL, recordings, playlists) for every run. The runner and
- * each worker evaluate this file: the runner makes the folder and hands it to the workers through
- * the environment, and removes it when it exits (after the web server has been stopped).
+ * Fresh data folders (embedded PostgreSQL, recordings, playlists) for every run. The runner and
+ * each worker evaluate this file: the runner makes the folders and hands them to the workers
+ * through the environment, and removes them when it exits (after the web servers have stopped).
  */
-function e2eDataDir(): string {
-  const inherited = process.env.WCS_E2E_DATA_DIR;
+function e2eDataDir(variable: string): string {
+  const inherited = process.env[variable];
   if (inherited) return inherited;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-e2e-'));
   // mkdtemp makes it 0700; as root, embedded PostgreSQL runs as another user that must reach inside.
   fs.chmodSync(dir, 0o755);
-  process.env.WCS_E2E_DATA_DIR = dir;
+  process.env[variable] = dir;
   process.on('exit', () => {
     try {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -30,7 +30,41 @@ function e2eDataDir(): string {
   return dir;
 }
 
-const dataDir = e2eDataDir();
+/** An empty product: screens are exercised from nothing, each spec creating what it needs. */
+const freshDir = e2eDataDir('WCS_E2E_DATA_DIR');
+/** The product filled by `wcs demo seed`: screens that show songs, plays and playlists. */
+const demoDir = e2eDataDir('WCS_E2E_DEMO_DIR');
+const demoPort = port + 1;
+const demoURL = `http://127.0.0.1:${demoPort}`;
+/** Specs of the screens whose content comes from songs and plays run on the demo data. */
+const DEMO_SPECS = /(songs|analytics|event-insights|overplay|playlists)\.spec\.ts$/;
+
+const wcs = (args: string) => `node apps/server/bin/wcs.js ${args}`;
+function server(dataDir: string, serverPort: number, command: string) {
+  return {
+    command,
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${serverPort}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    // SIGTERM lets the server stop its embedded PostgreSQL; a SIGKILL would leave it running.
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+    env: {
+      // Always the embedded database of this folder, whatever the developer's shell has set.
+      DATABASE_URL: '',
+      WCS_PG_PORT: '0',
+      WCS_RECORDINGS_DIR: path.join(dataDir, 'recordings'),
+      WCS_PLAYLISTS_DIR: path.join(dataDir, 'playlists'),
+      WCS_LIBRARY_ROOTS: path.join(dataDir, 'library'),
+      WCS_SCRAPER_SCHEDULE: 'off',
+      // E2E_WEB_DIST: a private build, so a parallel `vite build` cannot swap the files mid-run.
+      WCS_WEB_DIST: process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist'),
+      LOG_LEVEL: 'warn',
+    },
+  };
+}
 
 export default defineConfig({
   testDir: '.',
@@ -63,25 +97,19 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `node apps/server/bin/wcs.js serve --port ${port} --data-dir ${JSON.stringify(dataDir)}`,
-    cwd: repoRoot,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    // SIGTERM lets the server stop its embedded PostgreSQL; a SIGKILL would leave it running.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-    env: {
-      // Always the fresh embedded database above, whatever the developer's shell has set.
-      DATABASE_URL: '',
-      WCS_PG_PORT: '0',
-      WCS_RECORDINGS_DIR: path.join(dataDir, 'recordings'),
-      WCS_PLAYLISTS_DIR: path.join(dataDir, 'playlists'),
-      WCS_WEB_DIST: path.join(repoRoot, 'apps/web/dist'),
-      LOG_LEVEL: 'warn',
-    },
-  },
+  projects: [
+    { name: 'chromium', testIgnore: DEMO_SPECS, use: { ...devices['Desktop Chrome'], baseURL } },
+    { name: 'demo', testMatch: DEMO_SPECS, use: { ...devices['Desktop Chrome'], baseURL: demoURL } },
+  ],
+  webServer: [
+    server(freshDir, port, wcs(`serve --port ${port} --data-dir ${JSON.stringify(freshDir)}`)),
+    // `exec`: the signal that stops the run reaches the server itself, which stops its PostgreSQL.
+    server(
+      demoDir,
+      demoPort,
+      `${wcs(`demo seed --data-dir ${JSON.stringify(demoDir)}`)} && exec ${wcs(
+        `serve --port ${demoPort} --data-dir ${JSON.stringify(demoDir)}`,
+      )}`,
+    ),
+  ],
 });

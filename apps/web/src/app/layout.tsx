@@ -68,6 +68,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   const [isDrawerOpen, setIsDrawerOpen] = useState(false);
   const title = titleForPath(pathname);
+  const isInsights = pathname.startsWith('/events/insights');
 
   useEffect(() => {
     document.title = title === PRODUCT_NAME ? PRODUCT_NAME : `${title} · ${PRODUCT_NAME}`;
@@ -147,7 +148,8 @@ export function RootLayout() {
                 <li key={to}>
                   <NavLink
                     to={to}
-                    end={to === '/'}
+                    // Dashboard only on /; Events not on /events/insights, which has its own entry.
+                    end={to === '/' || (to === '/events' && isInsights)}
                     onClick={closeDrawer}
                     className={({ isActive }) => (isActive ? 'menu-active' : undefined)}
                   >

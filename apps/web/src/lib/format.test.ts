@@ -14,6 +14,7 @@ describe('formatDate', () => {
   });
 
   it('shows a dash for missing or unreadable dates', () => {
+    expect(formatDate('2026-03-05')).toBe('05.03.2026'); // a calendar date never moves a day
     expect(formatDate(null)).toBe(MISSING);
     expect(formatDate(undefined)).toBe(MISSING);
     expect(formatDate('')).toBe(MISSING);

@@ -14,11 +14,15 @@ const dateTimeFormat = new Intl.DateTimeFormat('de-DE', {
 
 function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === '') return null;
+  // A calendar date (YYYY-MM-DD) is a local date: `new Date('2026-03-05')` would be UTC midnight,
+  // which is the previous evening west of UTC.
+  const calendar = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  if (calendar) return new Date(Number(calendar[1]), Number(calendar[2]) - 1, Number(calendar[3]));
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** German date in the browser's time zone: `05.03.2026`. */
+/** German date in the browser's time zone (a YYYY-MM-DD date as it is): `05.03.2026`. */
 export function formatDate(value: DateInput): string {
   const date = toDate(value);
   return date ? dateFormat.format(date) : MISSING;

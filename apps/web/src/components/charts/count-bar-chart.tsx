@@ -1,0 +1,35 @@
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { seriesColour } from './palette';
+
+export interface CountBar {
+  label: string;
+  value: number;
+  /** Colour of this bar; default the first series colour. */
+  colour?: string;
+}
+
+export interface CountBarChartProps {
+  data: CountBar[];
+  /** What a bar counts, for the tooltip, e.g. 'Plays'. */
+  valueName: string;
+  height?: number;
+}
+
+/** One bar per label: plays per genre, songs per energy range. */
+export function CountBarChart({ data, valueName, height = 260 }: CountBarChartProps) {
+  const bars = data.map((bar) => ({ ...bar, fill: bar.colour ?? seriesColour(0) }));
+  return (
+    <BarChart
+      responsive
+      data={bars}
+      style={{ width: '100%', height }}
+      margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+    >
+      <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
+      <XAxis dataKey="label" tick={{ fontSize: 12 }} interval={0} />
+      <YAxis tick={{ fontSize: 12 }} width={56} allowDecimals={false} />
+      <Tooltip cursor={{ fillOpacity: 0.1 }} />
+      <Bar dataKey="value" name={valueName} isAnimationActive={false} />
+    </BarChart>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { listItems } from '../../lib/api';
+import { ComparisonTool } from './comparison-tool';
+import { FilterCard } from './filter-card';
+import { GenreDistribution } from './genre-distribution';
+import { idParam } from './lib/url-params';
+import { ProgressionCharts } from './progression-charts';
+import { type AnalyticsFilter, useEventOptions, useSocials } from './queries';
+import { TimeWindowTable } from './time-window-table';
+
+export function AnalyticsPage() {
+  // eventId and socialId live in the URL: links from Events preselect them, and they survive a reload.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const eventId = idParam(searchParams.get('eventId'));
+  const socialId = eventId === null ? null : idParam(searchParams.get('socialId'));
+
+  const eventsQuery = useEventOptions();
+  const socialsQuery = useSocials(eventId);
+  const events = listItems(eventsQuery.data);
+  const socials = eventId === null ? [] : listItems(socialsQuery.data);
+
+  const updateParams = (next: { eventId: number | null; socialId: number | null }) => {
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next.eventId === null) params.delete('eventId');
+        else params.set('eventId', String(next.eventId));
+        if (next.socialId === null) params.delete('socialId');
+        else params.set('socialId', String(next.socialId));
+        return params;
+      },
+      { replace: true },
+    );
+  };
+
+  // A socialId that is not a night of the chosen event is dropped, so the charts match the selects.
+  const isUnknownSocial =
+    socialId !== null && socialsQuery.isSuccess && !socials.some((social) => social.social_id === socialId);
+  useEffect(() => {
+    if (!isUnknownSocial) return;
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        params.delete('socialId');
+        return params;
+      },
+      { replace: true },
+    );
+  }, [isUnknownSocial, setSearchParams]);
+
+  const filter: AnalyticsFilter = {
+    ...(eventId !== null ? { event_id: eventId } : {}),
+    ...(socialId !== null && !isUnknownSocial ? { social_id: socialId } : {}),
+  };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="font-bold text-2xl">Analytics</h2>
+        <p className="text-base-content/70">How the music moves through the night, by time window</p>
+      </div>
+
+      <FilterCard
+        events={events}
+        isLoadingEvents={eventsQuery.isPending}
+        eventsError={eventsQuery.error}
+        eventId={eventId}
+        socialId={isUnknownSocial ? null : socialId}
+        socials={socials}
+        isLoadingSocials={eventId !== null && socialsQuery.isPending}
+        socialsError={socialsQuery.error}
+        onEventChange={(id) => updateParams({ eventId: id, socialId: null })}
+        onSocialChange={(id) => updateParams({ eventId, socialId: id })}
+      />
+
+      <ProgressionCharts filter={filter} />
+      <GenreDistribution filter={filter} />
+      <TimeWindowTable />
+      <ComparisonTool
+        events={events}
+        eventId={eventId}
+        socials={socials}
+        isLoadingSocials={eventId !== null && socialsQuery.isPending}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { RECORDING, RECORDING_SOURCE_BROWSER } from '@wcs/contract';
+import { apiCall } from '../../lib/api';
+
+/** Query keys of this screen; everything under 'recordings' is refreshed after a change. */
+export const recordingKeys = {
+  all: ['recordings'] as const,
+  list: (isUnprocessedOnly: boolean) => ['recordings', 'list', { isUnprocessedOnly }] as const,
+  detail: (id: number) => ['recordings', 'detail', id] as const,
+  stats: ['recordings', 'stats'] as const,
+  today: (since: string) => ['recordings', 'today', since] as const,
+};
+
+/** Events for a dropdown, newest first (50 for the recorder, 100 for Assign Event). */
+export const eventListKey = (limit: number) => ['events', 'list', { limit }] as const;
+
+/** The recordings list: 100 newest, or only the unprocessed ones. */
+export function useRecordings(isUnprocessedOnly: boolean) {
+  return useQuery({
+    queryKey: recordingKeys.list(isUnprocessedOnly),
+    queryFn: ({ signal }) =>
+      apiCall(
+        'listRecordings',
+        { query: { limit: 100, ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}) } },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    // A freshly uploaded recording is processed in the background: keep the list current.
+    staleTime: 0,
+  });
+}
+
+export function useRecordingStats() {
+  return useQuery({
+    queryKey: recordingKeys.stats,
+    queryFn: ({ signal }) => apiCall('recordingStats', {}, { signal }),
+    staleTime: 0,
+  });
+}
+
+export function useRecording(id: number | null) {
+  return useQuery({
+    queryKey: recordingKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => apiCall('getRecording', { params: { id: id ?? 0 } }, { signal }),
+    enabled: id !== null,
+    staleTime: 0,
+  });
+}
+
+/** Local midnight of today as an ISO instant: the start of 'today' for the browser's user. */
+export function localMidnightIso(now: Date = new Date()): string {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
+}
+
+/** Today's recordings made in the browser, refreshed every 30 s. */
+export function useTodayRecordings(since: string) {
+  return useQuery({
+    queryKey: recordingKeys.today(since),
+    queryFn: ({ signal }) =>
+      apiCall(
+        'listRecordings',
+        { query: { source: RECORDING_SOURCE_BROWSER, since, limit: 100 } },
+        { signal },
+      ),
+    refetchInterval: RECORDING.todayRefreshMs,
+    staleTime: 0,
+  });
+}
+
+export function useEventOptions(limit: number) {
+  return useQuery({
+    queryKey: eventListKey(limit),
+    queryFn: ({ signal }) => apiCall('listEvents', { query: { limit } }, { signal }),
+  });
+}
+
+export function useAssignEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ recordingId, eventId }: { recordingId: number; eventId: number }) =>
+      apiCall('assignRecordingEvent', { params: { id: recordingId }, query: { event_id: eventId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordingKeys.all }),
+  });
+}
+
+export function useDeleteRecording() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (recordingId: number) => apiCall('deleteRecording', { params: { id: recordingId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordingKeys.all }),
+  });
+}
+
+export function useProcessRecording() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (recordingId: number) => apiCall('processRecording', { params: { id: recordingId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordingKeys.all }),
+  });
+}

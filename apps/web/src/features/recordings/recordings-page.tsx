@@ -1,0 +1,255 @@
+import { RECORDING, type Recording } from '@wcs/contract';
+import { Clock, Database, FileAudio, ListMusic, Mic, RefreshCw, RotateCw } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { Badge } from '../../components/badge';
+import { EmptyState } from '../../components/empty-state';
+import { CriticalErrorCard, ErrorBoundary } from '../../components/error-boundary';
+import { ErrorCard } from '../../components/error-card';
+import { Loading } from '../../components/loading';
+import { StatTile } from '../../components/stat-tile';
+import { errorMessage } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import { BrowserRecorderPanel } from './browser-recorder-panel';
+import { useProcessRecording, useRecordingStats, useRecordings } from './queries';
+import { RecordingDetailsModal } from './recording-details-modal';
+import {
+  canRetryProcessing,
+  formatMegabytes,
+  formatMinutes,
+  recordingStatus,
+  timeSince,
+} from './recording-status';
+import { TodayRecordings } from './today-recordings';
+
+export const LOADING_TIMEOUT_TEXT = 'Loading timeout - check network connection';
+
+/** True once `isLoading` has lasted `ms` without interruption. */
+function useLoadingTimeout(isLoading: boolean, ms: number): boolean {
+  const [hasTimedOut, setHasTimedOut] = useState(false);
+  useEffect(() => {
+    setHasTimedOut(false);
+    if (!isLoading) return;
+    const timer = setTimeout(() => setHasTimedOut(true), ms);
+    return () => clearTimeout(timer);
+  }, [isLoading, ms]);
+  return hasTimedOut;
+}
+
+/** /recordings: the recorder, today's browser recordings, totals and every recording. */
+export function RecordingsPage() {
+  return (
+    <ErrorBoundary fallback={(error) => <CriticalErrorCard error={error} />}>
+      <RecordingsScreen />
+    </ErrorBoundary>
+  );
+}
+
+function RecordingsScreen() {
+  const [isUnprocessedOnly, setIsUnprocessedOnly] = useState(false);
+  const recordings = useRecordings(isUnprocessedOnly);
+  const stats = useRecordingStats();
+  const hasTimedOut = useLoadingTimeout(recordings.isPending, RECORDING.loadTimeoutMs);
+  const [detailsOf, setDetailsOf] = useState<Recording | null>(null);
+
+  const refresh = () => {
+    void recordings.refetch();
+    void stats.refetch();
+  };
+
+  return (
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 className="font-bold text-2xl">Recordings</h2>
+          <p className="text-base-content/70">Record a social in the browser or follow the device uploads</p>
+        </div>
+        <div className="flex gap-2">
+          <button
+            type="button"
+            className={`btn btn-sm ${isUnprocessedOnly ? 'btn-primary' : 'btn-outline'}`}
+            aria-pressed={isUnprocessedOnly}
+            onClick={() => setIsUnprocessedOnly((value) => !value)}
+          >
+            {isUnprocessedOnly ? 'Show All' : 'Unprocessed Only'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={refresh}
+            disabled={recordings.isFetching}
+          >
+            <RefreshCw
+              className={`size-4 ${recordings.isFetching ? 'animate-spin' : ''}`}
+              aria-hidden="true"
+            />
+            Refresh
+          </button>
+        </div>
+      </header>
+
+      {recordings.isError && (
+        <ErrorCard
+          title="Failed to load recordings"
+          message={errorMessage(recordings.error)}
+          onRetry={refresh}
+          isRetrying={recordings.isFetching}
+        />
+      )}
+      {hasTimedOut && recordings.isPending && (
+        <ErrorCard title={LOADING_TIMEOUT_TEXT} onRetry={refresh} isRetrying={recordings.isFetching} />
+      )}
+
+      <BrowserRecorderPanel />
+      <TodayRecordings />
+      <RecordingStats stats={stats} />
+
+      <section aria-labelledby="recordings-list-heading" className="card bg-base-100 shadow">
+        <div className="card-body gap-3">
+          <h2 id="recordings-list-heading" className="card-title">
+            <FileAudio className="size-5" aria-hidden="true" />
+            {isUnprocessedOnly ? 'Unprocessed Recordings' : 'All Recordings'}
+            {recordings.data && <Badge tone="neutral">{recordings.data.total}</Badge>}
+          </h2>
+          {recordings.isPending ? (
+            <Loading label="Loading recordings..." />
+          ) : recordings.isError && !recordings.data ? null : (recordings.data?.recordings.length ?? 0) ===
+            0 ? (
+            <EmptyState
+              icon={Mic}
+              title={isUnprocessedOnly ? 'No unprocessed recordings' : 'No recordings found'}
+              hint="Record in the browser above, or upload recordings from the single-board recording device by the speakers."
+            />
+          ) : (
+            <>
+              <ul className="divide-y divide-base-300" aria-label="Recordings">
+                {recordings.data?.recordings.map((recording) => (
+                  <RecordingItem
+                    key={recording.recording_id}
+                    recording={recording}
+                    onDetails={() => setDetailsOf(recording)}
+                  />
+                ))}
+              </ul>
+              {recordings.data && recordings.data.total > recordings.data.recordings.length && (
+                <p className="text-base-content/60 text-sm">
+                  Showing the newest {recordings.data.recordings.length} of {recordings.data.total}{' '}
+                  recordings.
+                </p>
+              )}
+            </>
+          )}
+        </div>
+      </section>
+
+      <RecordingDetailsModal recording={detailsOf} onClose={() => setDetailsOf(null)} />
+    </div>
+  );
+}
+
+function RecordingStats({ stats }: { stats: ReturnType<typeof useRecordingStats> }) {
+  const data = stats.data;
+  return (
+    <section
+      aria-label="Recording statistics"
+      className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4"
+    >
+      <StatTile
+        label="Total Recordings"
+        value={data?.recordings.total}
+        description={
+          data && `${data.recordings.processed} processed · ${data.recordings.unprocessed} unprocessed`
+        }
+        icon={FileAudio}
+        isLoading={stats.isPending}
+      />
+      <StatTile
+        label="Storage Used"
+        value={data && `${data.storage.total_gb.toFixed(2)} GB`}
+        description={data && `${data.storage.total_mb.toFixed(1)} MB`}
+        icon={Database}
+        isLoading={stats.isPending}
+      />
+      <StatTile
+        label="Total Duration"
+        value={data && `${data.duration.total_hours.toFixed(1)} h`}
+        description="recorded audio"
+        icon={Clock}
+        isLoading={stats.isPending}
+      />
+      <StatTile
+        label="Songs Recognized"
+        value={data?.recognition.total_songs_recognized}
+        description={data && `${data.recognition.average_per_recording.toFixed(1)} per recording`}
+        icon={ListMusic}
+        isLoading={stats.isPending}
+      />
+      {stats.isError && (
+        <p className="text-error text-sm sm:col-span-2 xl:col-span-4">{errorMessage(stats.error)}</p>
+      )}
+    </section>
+  );
+}
+
+function RecordingItem({ recording, onDetails }: { recording: Recording; onDetails: () => void }) {
+  const status = recordingStatus(recording);
+  const processing = useProcessRecording();
+  const headingId = useId();
+
+  const retry = () => {
+    processing.mutate(recording.recording_id, {
+      onSuccess: () => window.alert('Processing task queued!'),
+      onError: (error) => window.alert(`Failed to trigger processing: ${errorMessage(error)}`),
+    });
+  };
+
+  return (
+    <li aria-labelledby={headingId} className="flex flex-wrap items-start gap-4 py-4">
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 id={headingId} className="truncate font-semibold">
+            {recording.filename}
+          </h3>
+          <Badge tone={status.tone} size="sm">
+            {status.label}
+          </Badge>
+          {recording.event_name && (
+            <Badge tone="primary" size="sm" isOutline>
+              {recording.event_name}
+            </Badge>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-x-4 gap-y-1 text-base-content/70 text-sm">
+          <span>{formatMinutes(recording.duration_minutes)}</span>
+          <span>{formatMegabytes(recording.file_size_mb)}</span>
+          <span>
+            {recording.songs_recognized} {recording.songs_recognized === 1 ? 'song' : 'songs'} recognised
+          </span>
+          <span title={formatDateTime(recording.uploaded_at)}>
+            uploaded {timeSince(recording.uploaded_at)}
+          </span>
+        </div>
+        {recording.error_message && <p className="text-error text-sm">{recording.error_message}</p>}
+        <p className="text-base-content/60 text-xs">
+          Recorded {formatDateTime(recording.recorded_at)}
+          {recording.processed_at && <> · Processed {formatDateTime(recording.processed_at)}</>}
+        </p>
+      </div>
+      <div className="flex gap-2">
+        <button type="button" className="btn btn-outline btn-sm" onClick={onDetails}>
+          Details
+        </button>
+        {canRetryProcessing(recording) && (
+          <button
+            type="button"
+            className="btn btn-outline btn-warning btn-sm"
+            onClick={retry}
+            disabled={processing.isPending}
+          >
+            <RotateCw className="size-4" aria-hidden="true" />
+            Retry
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}

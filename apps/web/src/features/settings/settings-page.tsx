@@ -1,0 +1,204 @@
+import { SETTINGS_RANGES, type Settings } from '@wcs/contract';
+import { Lock, Save } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { ErrorCard } from '../../components/error-card';
+import { Loading } from '../../components/loading';
+import { ApiError, errorMessage } from '../../lib/api';
+import {
+  NUMERIC_FIELDS,
+  type NumericFieldDefinition,
+  rangeHint,
+  type SettingsFormValues,
+  toFormValues,
+  validateSettingsForm,
+} from './lib/settings-form';
+import { useSettings, useUpdateSettings } from './queries';
+
+/** How long 'Settings updated successfully!' stays. */
+const SUCCESS_VISIBLE_MS = 3000;
+
+export function SettingsPage() {
+  const settings = useSettings();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="font-bold text-2xl">Settings Management</h2>
+        <p className="text-base-content/70">Downloads, event weights and overplay thresholds</p>
+      </div>
+      {settings.isPending ? (
+        <Loading label="Loading settings..." />
+      ) : settings.isError ? (
+        <ErrorCard
+          title={`Error loading settings: ${errorMessage(settings.error)}`}
+          onRetry={() => settings.refetch()}
+          isRetrying={settings.isFetching}
+        />
+      ) : (
+        <SettingsForm settings={settings.data} />
+      )}
+    </div>
+  );
+}
+
+/** The failure text of a save: the server's message, else the catalogue's sentence. */
+function updateErrorText(error: unknown): string {
+  return error instanceof ApiError && error.message ? error.message : 'Failed to update settings';
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const [values, setValues] = useState<SettingsFormValues>(() => toFormValues(settings));
+  const [validationError, setValidationError] = useState<string | null>(null);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
+  const update = useUpdateSettings();
+  const toggleId = useId();
+
+  useEffect(() => {
+    if (savedAt === null) return;
+    const timer = window.setTimeout(() => setSavedAt(null), SUCCESS_VISIBLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [savedAt]);
+
+  const submit = (event: FormEvent) => {
+    // The browser has checked every input's range already (min, max, step, required).
+    event.preventDefault();
+    setSavedAt(null);
+    const result = validateSettingsForm(values);
+    if (!result.ok) {
+      setValidationError(result.message);
+      return;
+    }
+    setValidationError(null);
+    update.mutate(result.value, {
+      onSuccess: (saved) => {
+        setValues(toFormValues(saved));
+        setSavedAt(Date.now());
+      },
+    });
+  };
+
+  const setNumber = (key: NumericFieldDefinition['key'], text: string) =>
+    setValues((current) => ({ ...current, numbers: { ...current.numbers, [key]: text } }));
+
+  return (
+    <form onSubmit={submit} className="space-y-6" aria-label="Settings">
+      <section className="card bg-base-100 shadow" aria-label="Editable settings">
+        <div className="card-body gap-5 p-4 sm:p-6">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={toggleId} className="flex cursor-pointer items-center gap-3 font-medium">
+              <input
+                id={toggleId}
+                type="checkbox"
+                className="toggle toggle-primary"
+                checked={values.download_enabled}
+                onChange={(e) => setValues((current) => ({ ...current, download_enabled: e.target.checked }))}
+              />
+              Downloads enabled
+            </label>
+            <p className="text-base-content/60 text-sm">
+              When on, download candidates enter the queue. Default off.
+            </p>
+          </div>
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+            {NUMERIC_FIELDS.map((field) => (
+              <NumberField
+                key={field.key}
+                field={field}
+                value={values.numbers[field.key]}
+                onChange={(text) => setNumber(field.key, text)}
+              />
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <ReadOnlySettings settings={settings} />
+
+      {validationError && (
+        <div role="alert" className="alert alert-warning alert-soft">
+          {validationError}
+        </div>
+      )}
+      {update.isError && (
+        <div role="alert" className="alert alert-error alert-soft">
+          {updateErrorText(update.error)}
+        </div>
+      )}
+      {savedAt !== null && (
+        <div role="status" className="alert alert-success alert-soft">
+          Settings updated successfully!
+        </div>
+      )}
+
+      <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+        {update.isPending ? (
+          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        ) : (
+          <Save className="size-4" aria-hidden="true" />
+        )}
+        {update.isPending ? 'Saving...' : 'Save Settings'}
+      </button>
+    </form>
+  );
+}
+
+function NumberField({
+  field,
+  value,
+  onChange,
+}: {
+  field: NumericFieldDefinition;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  const inputId = useId();
+  const hintId = useId();
+  const range = SETTINGS_RANGES[field.key];
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={inputId} className="font-medium text-sm">
+        {field.label}
+      </label>
+      <input
+        id={inputId}
+        type="number"
+        inputMode={field.isInteger ? 'numeric' : 'decimal'}
+        className="input w-full"
+        required
+        min={range.min}
+        max={range.max}
+        step={field.isInteger ? 1 : 'any'}
+        value={value}
+        aria-describedby={hintId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p id={hintId} className="text-base-content/60 text-xs">
+        {rangeHint(field.key)}. {field.help}
+      </p>
+    </div>
+  );
+}
+
+function ReadOnlySettings({ settings }: { settings: Settings }) {
+  const titleId = useId();
+  return (
+    <section aria-labelledby={titleId} className="card bg-base-100 shadow">
+      <div className="card-body gap-3 p-4 sm:p-6">
+        <h3 id={titleId} className="card-title text-base">
+          <Lock className="size-4" aria-hidden="true" />
+          Server configuration (read-only)
+        </h3>
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <div>
+            <dt className="text-base-content/70 text-sm">Max downloads per day</dt>
+            <dd className="font-semibold text-lg">{settings.max_downloads_per_day}</dd>
+          </div>
+          <div>
+            <dt className="text-base-content/70 text-sm">Tor</dt>
+            <dd className="font-semibold text-lg">{settings.tor_enabled ? 'Enabled' : 'Disabled'}</dd>
+          </div>
+        </dl>
+        <p className="text-base-content/60 text-xs">Set in the server's configuration; not editable here.</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import {
+  type AgeCategory,
+  ENERGY_BANDS,
+  type EnergyBand,
+  type Genre,
+  POPULARITY_BANDS,
+  type PopularityBand,
+  SONGS_PAGE_SIZE,
+  type Song,
+} from '@wcs/contract';
+
+export type AnalysisStatus = 'analyzed' | 'pending' | 'no-file';
+export type FileStatus = 'downloaded' | 'not_downloaded';
+
+/** The six filters of the Songs screen; '' means no filter. */
+export interface SongFilters {
+  genre: Genre | '';
+  age: AgeCategory | '';
+  energy: EnergyBand | '';
+  analysis: Exclude<AnalysisStatus, 'no-file'> | '';
+  fileStatus: FileStatus | '';
+  popularity: PopularityBand | '';
+}
+
+export const NO_FILTERS: SongFilters = {
+  genre: '',
+  age: '',
+  energy: '',
+  analysis: '',
+  fileStatus: '',
+  popularity: '',
+};
+
+export function hasAnyFilter(filters: SongFilters): boolean {
+  return Object.values(filters).some((value) => value !== '');
+}
+
+/**
+ * The query of GET /songs/ for one page: genre, age and file status are filtered by the server
+ * (over the whole library, so the total and the pages follow them).
+ */
+export function songListQuery(filters: SongFilters, page: number) {
+  return {
+    skip: page * SONGS_PAGE_SIZE,
+    limit: SONGS_PAGE_SIZE,
+    genre: filters.genre || undefined,
+    age_category: filters.age || undefined,
+    has_file: filters.fileStatus === '' ? undefined : String(filters.fileStatus === 'downloaded'),
+  };
+}
+
+/** analyzed: analysed_at present; pending: a file waiting for analysis; no-file: nothing to analyse. */
+export function analysisStatus(song: Pick<Song, 'analyzed_at' | 'file_present'>): AnalysisStatus {
+  if (song.analyzed_at) return 'analyzed';
+  return song.file_present ? 'pending' : 'no-file';
+}
+
+export function energyBand(energyLevel: number | null): EnergyBand | null {
+  if (energyLevel === null) return null;
+  if (energyLevel >= ENERGY_BANDS.high.min) return 'high';
+  if (energyLevel >= ENERGY_BANDS.mid.min) return 'mid';
+  return 'low';
+}
+
+export function popularityBand(popularity: number | null): PopularityBand | null {
+  if (popularity === null) return null;
+  if (popularity >= POPULARITY_BANDS.hot.min) return 'hot';
+  if (popularity >= POPULARITY_BANDS.popular.min) return 'popular';
+  return 'niche';
+}
+
+/**
+ * Energy, analysis and popularity have no server parameter (GET /songs/ takes only genre, age and
+ * has_file), so they filter the loaded page in the browser, like the search box. Songs without the
+ * value are left out by a filter on it.
+ */
+export function filterLoadedSongs<T extends Song>(
+  songs: readonly T[],
+  filters: SongFilters,
+  search: string,
+): T[] {
+  const needle = search.trim().toLocaleLowerCase();
+  return songs.filter((song) => {
+    if (filters.energy && energyBand(song.energy_level) !== filters.energy) return false;
+    if (filters.analysis && analysisStatus(song) !== filters.analysis) return false;
+    if (filters.popularity && popularityBand(song.spotify_popularity) !== filters.popularity) return false;
+    if (needle) {
+      const haystack = `${song.title}\n${song.artist}`.toLocaleLowerCase();
+      if (!haystack.includes(needle)) return false;
+    }
+    return true;
+  });
+}

@@ -1,0 +1,146 @@
+import type { Song } from '@wcs/contract';
+import { CalendarDays, Music, Repeat } from 'lucide-react';
+import { useId } from 'react';
+import { Badge } from '../../components/badge';
+import { ChartCard } from '../../components/charts/chart-card';
+import { LineSeriesChart } from '../../components/charts/line-series-chart';
+import { formatMonth } from '../../components/charts/palette';
+import { ErrorCard } from '../../components/error-card';
+import { Loading } from '../../components/loading';
+import { Modal } from '../../components/modal';
+import { StatTile } from '../../components/stat-tile';
+import { errorMessage } from '../../lib/api';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { overplayTone, playsPerEvent } from './lib/overplay-tone';
+import { useSongPerformance, useSpotifyPopularity } from './queries';
+
+export interface SongModalProps {
+  song: Song | null;
+  onClose: () => void;
+}
+
+/** The details of one song: badges, play totals, plays per month, popularity and play history. */
+export function SongModal({ song, onClose }: SongModalProps) {
+  return (
+    <Modal isOpen={song !== null} title={song?.title ?? ''} onClose={onClose} size="lg">
+      {song && <SongDetails song={song} />}
+    </Modal>
+  );
+}
+
+function SongDetails({ song }: { song: Song }) {
+  const performance = useSongPerformance(song.song_id);
+  const popularity = useSpotifyPopularity(song.song_id);
+  const stats = performance.data;
+  const trend = stats?.monthly_trend ?? [];
+  const history = popularity.data?.data.history ?? [];
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <p className="mr-2 text-base-content/80">{song.artist}</p>
+        <Badge tone="info">{song.age_category ? song.age_category.toUpperCase() : 'Unknown'}</Badge>
+        <Badge tone={overplayTone(song.overplay_score)}>Overplay {Math.round(song.overplay_score)}%</Badge>
+        <Badge tone="accent" isOutline>
+          Spotify {song.spotify_popularity ?? '—'}
+        </Badge>
+      </div>
+
+      {performance.isPending ? (
+        <Loading label="Loading play statistics..." />
+      ) : performance.isError ? (
+        <ErrorCard
+          title="Could not load the play statistics"
+          message={errorMessage(performance.error)}
+          onRetry={() => performance.refetch()}
+        />
+      ) : (
+        <>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <StatTile label="Total Plays" value={stats?.total_plays} icon={Repeat} />
+            <StatTile label="Events" value={stats?.total_events} icon={CalendarDays} />
+            <StatTile
+              label="Avg/Event"
+              value={playsPerEvent(stats?.total_plays ?? 0, stats?.total_events ?? 0)}
+              icon={Music}
+            />
+          </div>
+          <ChartCard
+            title="Play Frequency Over Time"
+            description="Plays per month"
+            isEmpty={trend.length === 0}
+            emptyText="No play data available"
+          >
+            <LineSeriesChart
+              data={trend.map((point) => ({ label: formatMonth(point.month), plays: point.plays }))}
+              series={[{ dataKey: 'plays', name: 'Plays' }]}
+              height={220}
+            />
+          </ChartCard>
+        </>
+      )}
+
+      <ChartCard
+        title="Spotify Popularity Over Time"
+        description="Popularity from 0 to 100"
+        isLoading={popularity.isPending}
+        error={popularity.error}
+        onRetry={() => popularity.refetch()}
+        isEmpty={history.length === 0}
+        emptyText="No Spotify popularity data available"
+      >
+        <LineSeriesChart
+          data={history.map((point) => ({
+            label: formatDate(point.fetched_at),
+            popularity: point.popularity,
+          }))}
+          series={[{ dataKey: 'popularity', name: 'Popularity' }]}
+          yDomain={[0, 100]}
+          height={220}
+        />
+      </ChartCard>
+
+      {stats && <PlayHistory timeline={stats.timeline} />}
+    </>
+  );
+}
+
+type Timeline = NonNullable<ReturnType<typeof useSongPerformance>['data']>['timeline'];
+
+function PlayHistory({ timeline }: { timeline: Timeline }) {
+  const titleId = useId();
+  return (
+    <section aria-labelledby={titleId} className="space-y-2">
+      <h3 id={titleId} className="font-semibold">
+        Play History
+      </h3>
+      {timeline.length === 0 ? (
+        <p className="text-base-content/60 text-sm">No plays recorded yet</p>
+      ) : (
+        <ul className="max-h-64 divide-y divide-base-300 overflow-y-auto rounded-box border border-base-300">
+          {timeline.map((play) => (
+            <li
+              key={`${play.played_at}-${play.event_name}`}
+              className="flex flex-wrap items-center gap-2 px-3 py-2"
+            >
+              <span className="flex-1 font-medium">{play.event_name}</span>
+              <span className="text-sm" title={formatDateTime(play.played_at)}>
+                {formatDate(play.event_date)}
+              </span>
+              {play.time_window && (
+                <Badge size="sm" isOutline>
+                  {play.time_window}
+                </Badge>
+              )}
+              {play.is_festival && (
+                <Badge size="sm" tone="secondary">
+                  Festival
+                </Badge>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
