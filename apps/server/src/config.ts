@@ -53,6 +53,18 @@ export interface Config {
    * (WCS_DOWNLOAD_PRICE_USD, default 0: most providers a DJ runs at home cost nothing per song).
    */
   downloadPriceUsd: number;
+  /** The ffmpeg binary that decodes audio (FFMPEG_PATH, default `ffmpeg` on PATH). */
+  ffmpegPath: string;
+  /**
+   * ACRCloud identification, for songs not in the library: ACRCLOUD_HOST (e.g.
+   * identify-eu-west-1.acrcloud.com, or a full http(s) URL), ACRCLOUD_ACCESS_KEY and
+   * ACRCLOUD_ACCESS_SECRET; null unless all three are set.
+   */
+  acrcloud: { host: string; accessKey: string; accessSecret: string } | null;
+  /** AudD identification (AUDD_API_TOKEN; AUDD_URL, default https://api.audd.io/); null without a token. */
+  audd: { apiToken: string; url: string } | null;
+  /** Worker threads that analyse songs (WCS_ANALYSIS_WORKERS, default 1, at most 16). */
+  analysisWorkers: number;
 }
 
 export type ConfigOverrides = Partial<Pick<Config, 'port' | 'host' | 'dataDir' | 'databaseUrl' | 'logLevel'>>;
@@ -147,5 +159,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     scraperSchedule: scheduleFrom(env, 'WCS_SCRAPER_SCHEDULE', '0 4 * * 1'),
     scraperTimeoutMs: intFrom(env, 'WCS_SCRAPER_TIMEOUT_SECONDS', 30, 1, 600) * 1000,
     downloadPriceUsd: numberFrom(env, 'WCS_DOWNLOAD_PRICE_USD', 0, 0, 1000),
+    ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
+    acrcloud:
+      env.ACRCLOUD_HOST && env.ACRCLOUD_ACCESS_KEY && env.ACRCLOUD_ACCESS_SECRET
+        ? {
+            host: env.ACRCLOUD_HOST,
+            accessKey: env.ACRCLOUD_ACCESS_KEY,
+            accessSecret: env.ACRCLOUD_ACCESS_SECRET,
+          }
+        : null,
+    audd: env.AUDD_API_TOKEN
+      ? { apiToken: env.AUDD_API_TOKEN, url: urlFrom(env, 'AUDD_URL', 'https://api.audd.io/') }
+      : null,
+    analysisWorkers: intFrom(env, 'WCS_ANALYSIS_WORKERS', 1, 1, 16),
   };
 }

@@ -3,7 +3,16 @@ import { z } from 'zod';
 /** Background jobs (pg-boss queues) and their payloads. Handlers must be safe to re-run. */
 export const JobPayloads = {
   /** Recognise the songs of a recording (all its chunks, or from one chunk on). */
-  'recording.process': z.object({ recording_id: z.number().int(), reason: z.enum(['upload', 'retry']) }),
+  'recording.process': z.object({
+    recording_id: z.number().int(),
+    reason: z.enum(['upload', 'retry']),
+    /** The chunk just uploaded (recognise it, with the tail of the chunk before); absent: the whole recording. */
+    chunk_number: z.number().int().min(0).optional(),
+  }),
+  /** Add a song's file to the fingerprint index (on import, or when the engine version changed). */
+  'song.fingerprint': z.object({ song_id: z.number().int() }),
+  /** Analyse a song's file: BPM, key, energy, danceability, valence (on import, or when outdated). */
+  'song.analyze': z.object({ song_id: z.number().int(), reason: z.enum(['import', 'outdated', 'manual']) }),
   /** Recompute overplay scores and download priorities (debounced after plays or settings change). */
   'scores.recompute': z.object({ reason: z.string() }),
   /** Put download candidates into the queue when downloads are enabled. */

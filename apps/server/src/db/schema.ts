@@ -126,6 +126,14 @@ export const songs = pgTable(
     /** sha256 of the audio file: a moved or re-imported file is the same song. */
     contentHash: text('content_hash'),
     fileSizeBytes: bigint('file_size_bytes', { mode: 'number' }),
+    /** When the file's fingerprints entered the recognition index; null: not (yet) indexed. */
+    fingerprintedAt: tz('fingerprinted_at'),
+    /** Names the fingerprint algorithm and parameters, so a changed engine re-indexes only what is outdated. */
+    fingerprintVersion: text('fingerprint_version'),
+    /** Why the file could not be fingerprinted (undecodable, too short...). */
+    fingerprintError: text('fingerprint_error'),
+    /** Identifiers of a cloud recogniser that named this song (e.g. { acrcloud: "...", isrc: "..." }). */
+    externalIds: jsonb('external_ids'),
     /** Percentile rank of exposure (0-100), kept current by the scores job. */
     overplayScore: real('overplay_score').notNull().default(0),
     exposure: doublePrecision('exposure').notNull().default(0),
@@ -216,6 +224,10 @@ export const recordingChunks = pgTable(
     durationSeconds: doublePrecision('duration_seconds').notNull(),
     recordedAt: tz('recorded_at').notNull(),
     uploadedAt: tz('uploaded_at').notNull().defaultNow(),
+    /** When recognition last ran over this chunk; null: not yet. */
+    recognizedAt: tz('recognized_at'),
+    /** Why recognition of this chunk failed (undecodable audio...). */
+    recognitionError: text('recognition_error'),
   },
   (t) => [
     uniqueIndex('recording_chunks_number_uq').on(t.recordingId, t.chunkNumber),
@@ -242,6 +254,8 @@ export const plays = pgTable(
     timeWindow: text('time_window'),
     source: text('source').notNull(),
     confidence: real('confidence'),
+    /** Who recognised it: 'library' (our fingerprint index), 'acrcloud', 'audd'; null for other sources. */
+    recognizer: text('recognizer'),
     createdAt: createdAt(),
   },
   (t) => [

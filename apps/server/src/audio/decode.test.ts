@@ -1,0 +1,48 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sineWav } from '../test/audio.js';
+import { DecodeError, decodeAudio } from './decode.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wcs-decode-'));
+  await fs.writeFile(path.join(dir, 'a.wav'), sineWav(2, 440, 8000));
+  await fs.writeFile(path.join(dir, 'b.wav'), sineWav(1, 880, 8000));
+  await fs.writeFile(path.join(dir, 'broken.mp3'), 'not audio at all');
+});
+afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+
+describe('decodeAudio', () => {
+  it('decodes and resamples to mono float samples of the asked rate', async () => {
+    const samples = await decodeAudio(path.join(dir, 'a.wav'), { sampleRate: 11025 });
+    expect(samples.length).toBeGreaterThan(11025 * 2 - 50);
+    expect(samples.length).toBeLessThan(11025 * 2 + 50);
+    const peak = samples.reduce((max, value) => Math.max(max, Math.abs(value)), 0);
+    expect(peak).toBeGreaterThan(0.3);
+    expect(peak).toBeLessThan(0.4);
+  });
+
+  it('joins several files in order, and honours start and duration', async () => {
+    const joined = await decodeAudio([path.join(dir, 'a.wav'), path.join(dir, 'b.wav')], {
+      sampleRate: 8000,
+    });
+    expect(joined.length).toBe(24000);
+    const part = await decodeAudio(path.join(dir, 'a.wav'), {
+      sampleRate: 8000,
+      startSeconds: 0.5,
+      durationSeconds: 1,
+    });
+    expect(part.length).toBe(8000);
+  });
+
+  it('names the file and the reason when the audio cannot be read', async () => {
+    const failure = decodeAudio(path.join(dir, 'broken.mp3'), { sampleRate: 8000 });
+    await expect(failure).rejects.toBeInstanceOf(DecodeError);
+    await expect(failure).rejects.toThrow(/broken\.mp3/);
+    await expect(
+      decodeAudio(path.join(dir, 'a.wav'), { sampleRate: 8000, ffmpegPath: '/nonexistent/ffmpeg' }),
+    ).rejects.toThrow(/ffmpeg was not found/);
+  });
+});
