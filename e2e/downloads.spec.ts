@@ -69,36 +69,6 @@ test('the filter buttons show the entries of each status', async ({ page, reques
   }
 });
 
-test('queue entries show their details; failed ones offer Retry, completed ones a disabled Done', async ({
-  page,
-  request,
-}) => {
-  const { entries } = await queueOf(request);
-  test.skip(
-    entries.length === 0,
-    'the queue is empty: entries need played songs without files (library import or demo data)',
-  );
-  const downloads = new DownloadsPage(page);
-  await downloads.goto();
-  for (const entry of entries.slice(0, 5)) {
-    const item = downloads.list.getByRole('listitem', { name: entry.title, exact: true }).first();
-    await expect(item).toContainText(entry.artist);
-    await expect(item).toContainText(entry.status);
-    await expect(item).toContainText(`Priority ${Math.round(entry.priority_score * 10) / 10}`);
-    await expect(item).toContainText(`Attempts: ${entry.download_attempts}`);
-    if (entry.last_error) await expect(item).toContainText(entry.last_error);
-    await expect(item.getByRole('button', { name: 'Retry' })).toHaveCount(entry.status === 'failed' ? 1 : 0);
-    if (entry.status === 'completed') await expect(item.getByRole('button', { name: 'Done' })).toBeDisabled();
-  }
-
-  const failed = entries.find((entry) => entry.status === 'failed');
-  test.skip(!failed, 'no failed entry to retry');
-  if (!failed) return;
-  const item = downloads.list.getByRole('listitem', { name: failed.title, exact: true }).first();
-  await item.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'is back in the queue' })).toBeVisible();
-});
-
 test('Retry shows what the server says when it refuses', async ({ page }) => {
   // A failed entry as the queue would list it; the refusal is the server's message, shown as such.
   await page.route(

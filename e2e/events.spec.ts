@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { EventsPage, germanDate, listEvents, listSocials } from './pages/events-page.js';
+import { EventsPage, germanDate, listEvents } from './pages/events-page.js';
 import { createEvent } from './pages/recordings-page.js';
 
 // The browser's own time zone is the form's default: a fixed one makes that visible.
@@ -143,39 +143,6 @@ test('an event opens its details, a way to its analytics, and says when it has n
   await events.eventButton(event.event_name).click();
   await dialog.getByRole('button', { name: 'View Analytics' }).click();
   await expect(page).toHaveURL(`/analytics?eventId=${event.event_id}`);
-});
-
-test('the socials of an event lead to their analytics', async ({ page, request }) => {
-  // Socials come from recognised plays (recordings or demo data): look for an event that has some.
-  let found: { eventId: number; eventName: string; socials: Awaited<ReturnType<typeof listSocials>> } | null =
-    null;
-  for (const event of await listEvents(request)) {
-    const socials = await listSocials(request, event.event_id);
-    if (socials.length > 0) {
-      found = { eventId: event.event_id, eventName: event.event_name, socials };
-      break;
-    }
-  }
-  test.skip(found === null, 'no event has socials yet: they come from recognised plays (demo data)');
-  if (!found) return;
-
-  const events = new EventsPage(page);
-  await events.goto();
-  await events.eventButton(found.eventName).click();
-  const dialog = events.eventDialog(found.eventName);
-  const socialList = dialog.getByRole('list', { name: 'Socials' });
-  await expect(socialList.getByRole('listitem')).toHaveCount(found.socials.length);
-  const social = found.socials[0]!;
-  const row = socialList.getByRole('button').first();
-  await expect(row).toContainText(social.social_name);
-  await expect(row).toContainText(germanDate(social.social_date));
-  await expect(row).toContainText(social.day_of_week);
-  if (social.start_time && social.end_time) {
-    await expect(row).toContainText(`${social.start_time} – ${social.end_time}`);
-    expect(social.start_time).toMatch(/^\d\d:\d\d$/);
-  }
-  await row.click();
-  await expect(page).toHaveURL(`/analytics?eventId=${found.eventId}&socialId=${social.social_id}`);
 });
 
 test("a failed load says 'Failed to fetch events' with the server's message, and Retry recovers", async ({

@@ -37,7 +37,7 @@ const demoDir = e2eDataDir('WCS_E2E_DEMO_DIR');
 const demoPort = port + 1;
 const demoURL = `http://127.0.0.1:${demoPort}`;
 /** Specs of the screens whose content comes from songs and plays run on the demo data. */
-const DEMO_SPECS = /(songs|analytics|event-insights|overplay|playlists)\.spec\.ts$/;
+const DEMO_SPECS = /(songs|analytics|event-insights|overplay|playlists|[\w-]+-demo)\.spec\.ts$/;
 
 const wcs = (args: string) => `node apps/server/bin/wcs.js ${args}`;
 function server(dataDir: string, serverPort: number, command: string) {

@@ -6,6 +6,7 @@ import { TIME_WINDOWS } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLibraryFolder } from '../services/library-import.js';
+import { getEditableSettings } from '../services/settings.js';
 import { createTestDatabase, type TestDatabase } from '../test/harness.js';
 import { DEMO_ANALYSIS_VERSION, DEMO_SCALE, type DemoPlan, planDemoData } from './generate.js';
 import { DatabaseNotEmptyError, type SeedResult, seedDemoData } from './seed.js';
@@ -33,6 +34,9 @@ beforeAll(async () => {
       recordings: 2,
     },
   });
+  // A plan this small has few plays per song: lower the download rules so the queue fills.
+  await getEditableSettings(t.db); // creates the settings row with its defaults
+  await t.db.execute(sql`update settings set download_priority_threshold = 0, minimum_plays_to_download = 2`);
   result = await seedDemoData(t.db, plan, {
     libraryDir: path.join(folder, 'library'),
     playlistsDir: path.join(folder, 'playlists'),
@@ -120,6 +124,23 @@ describe('seedDemoData', () => {
     );
     expect(scores!.scored).toBeGreaterThan(0);
     expect(scores!.max).toBe(100);
+  });
+
+  it('fills the download queue with the candidates, never completed, a few failed with the reason', async () => {
+    const queue = await rows<{ status: string; entries: number; errors: number; with_file: number }>(sql`
+      select q.status, count(*)::int as entries, count(q.last_error)::int as errors,
+             count(*) filter (where s.file_present)::int as with_file
+      from download_queue q join songs s on s.id = q.song_id group by q.status order by q.status`);
+    const [candidates] = await rows<{ total: number }>(sql`
+      select count(*)::int as total from (select s.id from songs s join plays p on p.song_id = s.id
+      where not s.file_present group by s.id having count(*) >= 2) c`);
+    expect(queue.reduce((sum, row) => sum + row.entries, 0)).toBe(candidates!.total);
+    const byStatus = Object.fromEntries(queue.map((row) => [row.status, row]));
+    expect(Object.keys(byStatus).sort()).toEqual(['failed', 'pending']);
+    expect(byStatus.pending!.entries).toBeGreaterThan(0);
+    expect(byStatus.pending!.errors).toBe(0);
+    expect(byStatus.failed!.errors).toBe(byStatus.failed!.entries);
+    expect(queue.every((row) => row.with_file === 0)).toBe(true);
   });
 
   it('leaves the library consistent with a library import of its own folder', async () => {

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import {
+  downloadQueue,
   events,
   recordings,
   scrapedEvents,
@@ -12,9 +13,11 @@ import {
   songs,
   spotifyPopularityHistory,
 } from '../db/schema.js';
+import { enqueueDownloadCandidates } from '../services/downloads.js';
 import { regenerateAllPlaylists } from '../services/playlists.js';
 import { type NewPlay, recordPlays } from '../services/plays.js';
 import { recomputeScores } from '../services/scores.js';
+import { getEditableSettings } from '../services/settings.js';
 import { songSearchKey } from '../services/text.js';
 import {
   DEMO_ANALYSIS_VERSION,
@@ -349,6 +352,17 @@ export async function seedDemoData(
   step('scores', `Recomputed the scores of ${scores.songsUpdated} songs`);
   const playlists = await regenerateAllPlaylists(db, { playlistsDir: folders.playlistsDir });
   step('playlists', `Generated playlists: ${playlists.message}`);
+
+  // The download queue as the enqueue job would fill it with the default settings. No download
+  // provider exists, so nothing is ever completed; every seventh entry shows how a failed attempt
+  // looks, with the reason stated as what it is.
+  const queue = await enqueueDownloadCandidates(db, await getEditableSettings(db));
+  const failedEntries = await db.execute<{ id: number }>(sql`
+    update ${downloadQueue} set status = 'failed', download_attempts = 1 + (id % 3),
+      started_at = ${new Date(plan.nowMs - 86_400_000).toISOString()}::timestamptz,
+      last_error = 'Demo data: no download provider is configured on this server'
+    where id % 7 = 0 returning id`);
+  step('downloads', `Queued ${queue.queued} downloads (${failedEntries.rows.length} shown as failed)`);
 
   return {
     songs: songIds.length,
