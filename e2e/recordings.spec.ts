@@ -161,7 +161,7 @@ test.describe('header, stats and list', () => {
     await expect(page.getByText('Loading timeout - check network connection')).toBeVisible();
   });
 
-  test('a device recording shows its details, status, and Retry queues processing', async ({
+  test('a device recording shows its details and status; processed without error it offers no Retry', async ({
     page,
     request,
   }) => {
@@ -197,15 +197,52 @@ test.describe('header, stats and list', () => {
     await details.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(details).toBeHidden();
 
-    // The server's state decides whether Retry is offered: errored or unprocessed.
+    // A short tone that is no library song: recognition finds nothing, which is no error.
+    await expect
+      .poll(async () => (await listRecordings(request)).recordings.find((r) => r.session_id === sessionId), {
+        timeout: 30_000,
+      })
+      .toMatchObject({ processed: true, error_message: null });
     await recordingsPage.refreshButton.click();
-    const retry = item.getByRole('button', { name: 'Retry' });
-    const shown = await listRecordings(request);
-    const latest = shown.recordings.find((recording) => recording.session_id === sessionId)!;
-    test.skip(
-      !latest.error_message && latest.processed,
-      'the server processed the recording: Retry is not offered for a completed recording',
+    await expect(item.getByText('Completed', { exact: true })).toBeVisible();
+    await expect(item.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  });
+
+  test('a recording whose audio cannot be decoded shows Failed with the reason, and Retry queues processing', async ({
+    page,
+    request,
+  }) => {
+    const event = await createEvent(request, { event_name: `Broken Night ${randomUUID().slice(0, 8)}` });
+    const sessionId = `broken-${randomUUID()}`;
+    const filename = `${sessionId}.webm`;
+    // A WebM signature followed by noise bytes: accepted as WebM, not decodable by ffmpeg.
+    const garbage = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
+    await uploadChunk(
+      request,
+      {
+        session_id: sessionId,
+        chunk_number: 0,
+        duration_seconds: 2,
+        source: 'device',
+        filename,
+        event_id: event.event_id,
+      },
+      2,
+      { name: filename, mimeType: 'audio/webm', buffer: garbage },
     );
+    await expect
+      .poll(
+        async () =>
+          (await listRecordings(request)).recordings.find((r) => r.session_id === sessionId)?.error_message,
+        { timeout: 30_000 },
+      )
+      .toMatch(/undecodable audio/);
+
+    const recordingsPage = new RecordingsPage(page);
+    await recordingsPage.goto();
+    const item = recordingsPage.listItem(filename);
+    await expect(item.getByText('Failed', { exact: true })).toBeVisible();
+    const retry = item.getByRole('button', { name: 'Retry' });
     await expect(retry).toBeVisible();
 
     const dialogs = collectDialogs(page);
@@ -215,6 +252,7 @@ test.describe('header, stats and list', () => {
     await page.route('**/api/tasks/recognition/process/*', (route) =>
       route.fulfill({ status: 500, json: { message: 'The job queue is down' } }),
     );
+    await recordingsPage.refreshButton.click();
     await expect(retry).toBeVisible();
     await retry.click();
     await expect.poll(() => dialogs.at(-1)).toBe('Failed to trigger processing: The job queue is down');

@@ -43,6 +43,9 @@ test('the form shows every setting of the server with its range', async ({ page 
   await expect(
     settings.readOnly.getByText(original.tor_enabled ? 'Enabled' : 'Disabled', { exact: true }),
   ).toBeVisible();
+  // The e2e server has no cloud recogniser configured: the screen names what to set.
+  expect(original.cloud_recognizers).toEqual([]);
+  await expect(settings.readOnly).toContainText('Not configured (ACRCLOUD_HOST');
   await expect(settings.readOnly.getByRole('spinbutton')).toHaveCount(0);
 });
 

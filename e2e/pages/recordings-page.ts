@@ -86,17 +86,19 @@ export async function createEvent(
   return (await response.json()) as ApiEvent;
 }
 
-/** Uploads one WAV chunk of a session through the API, as the recording device does. */
+/** Uploads one chunk of a session through the API, as the recording device does (a WAV tone by default). */
 export async function uploadChunk(
   request: APIRequestContext,
   metadata: { session_id: string; chunk_number: number; duration_seconds: number } & Record<string, unknown>,
   seconds = 2,
+  audio: { name: string; mimeType: string; buffer: Buffer } = {
+    name: `${metadata.session_id}.wav`,
+    mimeType: 'audio/wav',
+    buffer: makeWav(seconds),
+  },
 ): Promise<ApiRecording> {
   const response = await request.post('/api/recordings/upload', {
-    multipart: {
-      metadata: JSON.stringify(metadata),
-      audio_file: { name: `${metadata.session_id}.wav`, mimeType: 'audio/wav', buffer: makeWav(seconds) },
-    },
+    multipart: { metadata: JSON.stringify(metadata), audio_file: audio },
   });
   if (!response.ok()) throw new Error(`upload answered ${response.status()}: ${await response.text()}`);
   return ((await response.json()) as { recording: ApiRecording }).recording;

@@ -16,6 +16,7 @@ export interface ApiSettings extends Record<NumericSetting, number> {
   download_enabled: boolean;
   max_downloads_per_day: number;
   tor_enabled: boolean;
+  cloud_recognizers: string[];
 }
 
 /** Settings Management at /settings. */

@@ -140,6 +140,30 @@ export const LibraryImportResult = z.object({
 });
 export type LibraryImportResult = z.infer<typeof LibraryImportResult>;
 
+/** The library's analysis state and the analysis job queue (GET /analysis/status). */
+export const AnalysisStatus = z.object({
+  total_songs: z.number().int(),
+  /** Songs with analyzed_at set (values from some analyser version). */
+  analyzed: z.number().int(),
+  /** Songs with an analysis job waiting or running. */
+  pending: z.number().int(),
+  /** Of those, songs being analysed right now. */
+  running: z.number().int(),
+  /** Songs with a file whose last analysis failed (analysis_error set). */
+  failed: z.number().int(),
+  /** Songs with a file not analysed by the current analyser (never analysed, or another version). */
+  outdated: z.number().int(),
+  /** Songs without a file (nothing to analyse). */
+  no_file: z.number().int(),
+  /** The current analyser's version; songs with another one are outdated. */
+  analysis_version: z.string(),
+  /** The last failures (up to 20), newest song first, with their reason. */
+  failures: z.array(
+    z.object({ song_id: z.number().int(), title: z.string(), artist: z.string(), error: z.string() }),
+  ),
+});
+export type AnalysisStatus = z.infer<typeof AnalysisStatus>;
+
 export const api = {
   // Events
   listEvents: {
@@ -568,6 +592,21 @@ export const api = {
     path: '/downloads/start',
     response: z.object({ message: z.string(), queued: z.number().int() }),
     summary: 'Queue the candidates and ask the download worker to start',
+  },
+
+  // Analysis
+  analysisStatus: {
+    method: 'GET',
+    path: '/analysis/status',
+    response: AnalysisStatus,
+    summary: 'Analysis counts: analysed, pending (queued or running), failed, outdated, no file',
+  },
+  analyzeOutdated: {
+    method: 'POST',
+    path: '/analysis/analyze-outdated',
+    response: z.object({ queued: z.number().int() }),
+    status: 202,
+    summary: 'Queue an analysis of every song with a file not analysed by the current analyser',
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -251,6 +251,11 @@ export const Settings = EditableSettings.extend({
   max_downloads_per_day: z.number().int(),
   /** Read-only, from the server's configuration. */
   tor_enabled: z.boolean(),
+  /**
+   * Read-only, from the server's configuration: the cloud recognisers asked about songs the
+   * library does not know ('acrcloud', 'audd'); empty when none is configured.
+   */
+  cloud_recognizers: z.array(z.enum(['acrcloud', 'audd'])),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import { events, recordings, scrapedEvents, socials, songs, spotifyPopularityHistory } from '../db/schema.js';
 import type { DemoPlan } from '../demo/generate.js';
-import { eventRows, recordingRows, songRows, writePlaceholderFiles } from '../demo/seed.js';
+import { eventRows, recordingRows, scrapedEventRows, songRows, writePlaceholderFiles } from '../demo/seed.js';
 import { zoneOffsetMs } from '../demo/zoned-time.js';
 import { socialNameFor } from '../services/plays.js';
 
@@ -141,28 +141,10 @@ export async function bulkLoadPlan(
       return [];
     },
   );
-  await insertInBatches(
-    plan.scrapedEvents.map((row) => ({
-      sourceKey: row.sourceKey,
-      name: row.name,
-      url: row.url,
-      dateText: row.dateText,
-      startDate: row.startDate,
-      endDate: row.endDate,
-      location: row.location,
-      countryCode: row.countryCode,
-      continent: row.continent,
-      isReviewed: row.review !== null,
-      reviewedAction: row.review?.action ?? null,
-      reviewedNotes: row.review?.notes ?? null,
-      reviewedAt: row.review ? new Date(row.review.atMs) : null,
-      scrapedAt: new Date(row.scrapedAtMs),
-    })),
-    async (batch) => {
-      await db.insert(scrapedEvents).values(batch);
-      return [];
-    },
-  );
+  await insertInBatches(scrapedEventRows(plan), async (batch) => {
+    await db.insert(scrapedEvents).values(batch);
+    return [];
+  });
   step(
     'extras',
     `stored ${plan.popularityHistory.length} popularity readings, ${plan.scrapedEvents.length} scraped events`,

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { registerAnalyzeCommand } from './analyze.js';
 import { registerDemoCommand } from './demo.js';
 import { registerLibraryCommand } from './library.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerRecognizeCommand } from './recognize.js';
+import { registerRecordCommand } from './record.js';
 import { registerServeCommand } from './serve.js';
 
 /** apps/server/package.json, from src/cli and dist/cli alike. */
@@ -25,6 +28,9 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerLibraryCommand(program);
   registerDemoCommand(program);
+  registerAnalyzeCommand(program);
+  registerRecognizeCommand(program);
+  registerRecordCommand(program);
   return program;
 }
 

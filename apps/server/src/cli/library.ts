@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { ImportProgress, LibraryImportSummary } from '../services/library-import.js';
+import { registerLibraryAnalyzeCommand } from './library-analyze.js';
 import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
 
 interface ImportOptions extends DataDirOptions {
@@ -19,7 +20,7 @@ async function progressReporter(stream: NodeJS.WriteStream) {
     return {
       update(progress: ImportProgress) {
         if (progress.done % PLAIN_PROGRESS_EVERY === 0 || progress.done === progress.total) {
-          stream.write(`[wcs] ${progress.done}/${progress.total} files\n`);
+          stream.write(`[wcs] ${progress.done}/${progress.total} files read and fingerprinted\n`);
         }
       },
       stop() {},
@@ -29,7 +30,7 @@ async function progressReporter(stream: NodeJS.WriteStream) {
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: '{bar} {percentage}% | {value}/{total} files | {file}',
+      format: '{bar} {percentage}% | {value}/{total} files read and fingerprinted | {file}',
       hideCursor: true,
       clearOnComplete: false,
     },
@@ -96,6 +97,13 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
     );
   }
   const { pool, db } = createDatabase(database.connectionString, 2);
+  // Each imported or changed file is fingerprinted before the next one (the bar counts both).
+  library.onSongImported(
+    (await import('../audio/fingerprint/index.js')).fingerprintImportHook({ db, config }),
+  );
+  // A file whose content changed loses its analysis version; the outdated are queued after the import.
+  const analysis = await import('../services/analysis.js');
+  library.onSongImported(analysis.analysisImportHook({ db }));
   try {
     const progress = await progressReporter(options.json ? process.stderr : process.stdout);
     let summary: LibraryImportSummary;
@@ -109,6 +117,7 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
       const jobs = await createJobQueue({ connectionString: database.connectionString });
       try {
         await scores.scheduleScoreRecompute(jobs, 'library import');
+        await analysis.queueOutdatedAnalyses({ db, jobs }, 'import');
       } finally {
         await jobs.stop();
       }
@@ -134,4 +143,5 @@ export function registerLibraryCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .addOption(dataDirOption())
     .action(importCommand);
+  registerLibraryAnalyzeCommand(library);
 }

@@ -162,6 +162,26 @@ export const songs = pgTable(
   ],
 );
 
+/**
+ * The recognition index: one row per fingerprint hash of a song's audio (see audio/fingerprint).
+ * `t` is the anchor's frame in the song. Looked up by hash (index-only scan on hash, song_id, t);
+ * deleting a song deletes its rows (cascade, by the song_id index).
+ */
+export const fingerprints = pgTable(
+  'fingerprints',
+  {
+    hash: integer('hash').notNull(),
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    t: integer('t').notNull(),
+  },
+  (t) => [
+    index('fingerprints_hash_idx').on(t.hash, t.songId, t.t),
+    index('fingerprints_song_idx').on(t.songId),
+  ],
+);
+
 export const spotifyPopularityHistory = pgTable(
   'spotify_popularity_history',
   {

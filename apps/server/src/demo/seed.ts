@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { monoWav } from '../audio/wav.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import {
@@ -68,28 +69,13 @@ const PLACEHOLDER_RATE = 8000;
  * little seeded noise so no two files share a hash (the library identifies songs by hash).
  */
 export function placeholderWav(index: number): Buffer {
-  const samples = Math.round(PLACEHOLDER_SECONDS * PLACEHOLDER_RATE);
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVE', 8);
-  buffer.write('fmt ', 12);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(PLACEHOLDER_RATE, 24);
-  buffer.writeUInt32LE(PLACEHOLDER_RATE * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples * 2, 40);
   const frequency = 220 + (index % 660);
   const noise = new Random(index + 1);
-  for (let i = 0; i < samples; i += 1) {
-    const tone = Math.sin((2 * Math.PI * frequency * i) / PLACEHOLDER_RATE) * 3000;
-    buffer.writeInt16LE(Math.round(tone + noise.normal(0, 40)), 44 + i * 2);
-  }
-  return buffer;
+  return monoWav(
+    PLACEHOLDER_RATE,
+    Math.round(PLACEHOLDER_SECONDS * PLACEHOLDER_RATE),
+    (i) => Math.sin((2 * Math.PI * frequency * i) / PLACEHOLDER_RATE) * 3000 + noise.normal(0, 40),
+  );
 }
 
 /** A file or folder name from a title or artist: no separators, nothing hidden, not too long. */
@@ -186,6 +172,26 @@ export function songRows(
 }
 
 /** The events rows of a plan. */
+/** The plan's scraped calendar rows, some already reviewed. */
+export function scrapedEventRows(plan: DemoPlan): Array<typeof scrapedEvents.$inferInsert> {
+  return plan.scrapedEvents.map((row) => ({
+    sourceKey: row.sourceKey,
+    name: row.name,
+    url: row.url,
+    dateText: row.dateText,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    location: row.location,
+    countryCode: row.countryCode,
+    continent: row.continent,
+    isReviewed: row.review !== null,
+    reviewedAction: row.review?.action ?? null,
+    reviewedNotes: row.review?.notes ?? null,
+    reviewedAt: row.review ? new Date(row.review.atMs) : null,
+    scrapedAt: new Date(row.scrapedAtMs),
+  }));
+}
+
 export function eventRows(plan: DemoPlan): Array<typeof events.$inferInsert> {
   return plan.events.map((event) => ({
     name: event.name,
@@ -313,24 +319,7 @@ export async function seedDemoData(
     return [];
   });
   if (plan.scrapedEvents.length > 0) {
-    await db.insert(scrapedEvents).values(
-      plan.scrapedEvents.map((row) => ({
-        sourceKey: row.sourceKey,
-        name: row.name,
-        url: row.url,
-        dateText: row.dateText,
-        startDate: row.startDate,
-        endDate: row.endDate,
-        location: row.location,
-        countryCode: row.countryCode,
-        continent: row.continent,
-        isReviewed: row.review !== null,
-        reviewedAction: row.review?.action ?? null,
-        reviewedNotes: row.review?.notes ?? null,
-        reviewedAt: row.review ? new Date(row.review.atMs) : null,
-        scrapedAt: new Date(row.scrapedAtMs),
-      })),
-    );
+    await db.insert(scrapedEvents).values(scrapedEventRows(plan));
   }
   // The one calendar fetch those rows came from, so the review screen can say when it was.
   const scrapedAt = plan.nowMs - DEMO_SCRAPE_AGE_MS;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { analysisRoutes } from './analysis.js';
 import { analyticsRoutes } from './analytics.js';
 import { downloadRoutes } from './downloads.js';
 import { eventRoutes } from './events.js';
@@ -23,6 +24,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await downloadRoutes(app, deps);
   await playlistRoutes(app, deps);
   await libraryRoutes(app, deps);
+  await analysisRoutes(app, deps);
   await scraperRoutes(app, deps);
   await wsRoutes(app, deps);
 }

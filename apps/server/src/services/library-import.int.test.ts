@@ -173,6 +173,16 @@ describe('importLibraryFolder', () => {
     });
   });
 
+  it('measures a long Ogg Vorbis file, whose header declares no duration', async () => {
+    const folder = await newFolder('long-ogg');
+    const file = await makeAudio(path.join(folder, 'long.ogg'), { title: 'Long', artist: 'Band' }, 70);
+    const summary = await importLibraryFolder(t.deps.db, folder);
+    expect(summary).toMatchObject({ scanned: 1, imported: 1, failed: [] });
+    const song = await songAt(file);
+    expect(song?.durationMs).toBeGreaterThan(69_500);
+    expect(song?.durationMs).toBeLessThan(70_500);
+  });
+
   it('changes nothing when nothing changed on disk', async () => {
     const folder = await newFolder('stable');
     await makeAudio(path.join(folder, 'x.mp3'), { title: 'X', artist: 'A', genre: 'Blues' });

@@ -7,9 +7,11 @@ import type { LibraryImportResult } from '@wcs/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
 import pg from 'pg';
+import { fingerprintImportHook } from '../audio/fingerprint/index.js';
 import type { Db } from '../db/client.js';
 import { songs } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
+import { analysisImportHook } from './analysis.js';
 import { badRequest, conflict } from './errors.js';
 import { mapGenre } from './genre-map.js';
 import { scheduleScoreRecompute } from './scores.js';
@@ -172,6 +174,10 @@ export async function readAudioFileTags(file: string): Promise<AudioFileTags> {
   let metadata: Awaited<ReturnType<typeof parseFile>>;
   try {
     metadata = await parseFile(file, { skipCovers: true });
+    // Ogg Vorbis (and headerless MP3) declare no duration: scan the whole stream for it then.
+    if (metadata.format.duration === undefined) {
+      metadata = await parseFile(file, { skipCovers: true, duration: true });
+    }
   } catch (error) {
     throw new UnusableFile(`not a readable audio file: ${(error as Error).message}`);
   }
@@ -579,7 +585,9 @@ export async function importLibraryInRoots(
   folder: string,
 ): Promise<LibraryImportSummary> {
   const real = await resolveFolderInRoots(folder, deps.config.libraryRoots);
-  const summary = await importLibraryFolder(deps.db, real);
+  // The API's import also queues the analysis of what it changed (hooks registered by the process too).
+  const hooks = [...registeredHooks, fingerprintImportHook(deps), analysisImportHook(deps)];
+  const summary = await importLibraryFolder(deps.db, real, { hooks });
   if (hasImportChanges(summary)) await scheduleScoreRecompute(deps.jobs, 'library import');
   return summary;
 }

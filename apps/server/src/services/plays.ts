@@ -66,6 +66,8 @@ export interface NewPlay {
   source: 'recording' | 'import' | 'manual' | 'demo';
   confidence?: number | null;
   recordingId?: number | null;
+  /** Who recognised a recorded play: 'library', 'acrcloud' or 'audd'. */
+  recognizer?: string | null;
 }
 
 /**
@@ -122,13 +124,21 @@ export async function recordPlays(db: Db, newPlays: NewPlay[], batchSize = 5000)
       timeWindow,
       source: play.source,
       confidence: play.confidence ?? null,
+      recognizer: play.recognizer ?? null,
     }));
     const inserted = await db.insert(plays).values(rows).returning({ id: plays.id });
     ids.push(...inserted.map((row) => row.id));
   }
 
-  // A social's hours are those of its first and last play, in the event's local time.
   const touched = [...new Set(placed.map(({ play, date }) => socialIds.get(`${play.eventId}|${date}`)!))];
+  await refreshSocialHours(db, touched);
+  return ids;
+}
+
+/** A social's hours are those of its first and last play, in the event's local time. */
+export async function refreshSocialHours(db: Db, socialIds: readonly number[]): Promise<void> {
+  const touched = [...new Set(socialIds)];
+  if (touched.length === 0) return;
   await db.execute(sql`
     update socials s set
       start_time = (b.first_start at time zone e.timezone)::time,
@@ -138,5 +148,4 @@ export async function recordPlays(db: Db, newPlays: NewPlay[], batchSize = 5000)
       from plays where social_id in ${touched} group by social_id
     ) b, events e
     where s.id = b.social_id and e.id = s.event_id`);
-  return ids;
 }

@@ -199,13 +199,13 @@ describe('upload', () => {
 });
 
 describe('processing', () => {
-  it('says plainly on the recording that no recogniser is configured', async () => {
+  it('says plainly that a recording without an event cannot store plays', async () => {
     const { recording_id } = (await upload({ session_id: 'proc-1', chunk_number: 0 })).json();
     const recording = await waitFor(async () => {
       const r = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
       return r.error_message ? r : undefined;
     });
-    expect(recording.error_message).toContain('No recogniser is configured');
+    expect(recording.error_message).toContain('has no event');
     expect(recording.processed).toBe(false);
     expect(recording.songs_recognized).toBe(0);
   });
@@ -375,7 +375,7 @@ describe('live socket', () => {
     const failed = await waitFor(async () =>
       received.find((m) => m.type === 'status' && m.data.state === 'failed'),
     );
-    expect(failed.data.message).toContain('No recogniser is configured');
+    expect(failed.data.message).toContain('has no event');
     ws.terminate();
   });
 });

@@ -399,7 +399,11 @@ async function announceChunk(deps: AppDeps, recording: Recording, chunkNumber: n
       songs_recognized: recording.songs_recognized,
     }),
   );
-  await deps.jobs.send('recording.process', { recording_id: recording.recording_id, reason: 'upload' });
+  await deps.jobs.send('recording.process', {
+    recording_id: recording.recording_id,
+    reason: 'upload',
+    chunk_number: chunkNumber,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

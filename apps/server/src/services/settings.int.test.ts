@@ -21,6 +21,7 @@ beforeEach(async () => {
 const readOnly = () => ({
   max_downloads_per_day: t.deps.config.maxDownloadsPerDay,
   tor_enabled: t.deps.config.torEnabled,
+  cloud_recognizers: [],
 });
 const getSettingsHttp = () => t.app.inject({ method: 'GET', url: '/api/settings' });
 const put = (payload: unknown) =>
@@ -49,13 +50,23 @@ describe('GET /api/settings', () => {
     expect(rows[0]).toMatchObject({ id: 1, partyWeight: 1, festivalWeight: 12, minimumPlaysToDownload: 3 });
   });
 
-  it('takes max_downloads_per_day and tor_enabled from the configuration, not the database', async () => {
+  it('takes max_downloads_per_day, tor_enabled and the cloud recognisers from the configuration', async () => {
     const config = { ...t.deps.config, maxDownloadsPerDay: 7, torEnabled: true };
     expect(await getSettings(t.deps.db, config)).toEqual({
       ...DEFAULT_SETTINGS,
       max_downloads_per_day: 7,
       tor_enabled: true,
+      cloud_recognizers: [],
     });
+    const withCloud = {
+      ...config,
+      acrcloud: { host: 'identify-eu-west-1.acrcloud.com', accessKey: 'k', accessSecret: 's' },
+      audd: { apiToken: 't', url: 'https://api.audd.io/' },
+    };
+    expect((await getSettings(t.deps.db, withCloud)).cloud_recognizers).toEqual(['acrcloud', 'audd']);
+    expect((await getSettings(t.deps.db, { ...withCloud, acrcloud: null })).cloud_recognizers).toEqual([
+      'audd',
+    ]);
   });
 });
 

@@ -17,7 +17,7 @@ import { scheduleScoreRecompute } from './scores.js';
 const SETTINGS_ID = 1;
 
 type SettingsRow = typeof settings.$inferSelect;
-type ReadOnlyConfig = Pick<Config, 'maxDownloadsPerDay' | 'torEnabled'>;
+type ReadOnlyConfig = Pick<Config, 'maxDownloadsPerDay' | 'torEnabled' | 'acrcloud' | 'audd'>;
 
 function toEditableSettings(row: SettingsRow): EditableSettings {
   return {
@@ -64,7 +64,15 @@ export async function getSettings(db: Db, config: ReadOnlyConfig): Promise<Setti
 }
 
 function withReadOnly(editable: EditableSettings, config: ReadOnlyConfig): Settings {
-  return { ...editable, max_downloads_per_day: config.maxDownloadsPerDay, tor_enabled: config.torEnabled };
+  return {
+    ...editable,
+    max_downloads_per_day: config.maxDownloadsPerDay,
+    tor_enabled: config.torEnabled,
+    cloud_recognizers: [
+      ...(config.acrcloud ? ['acrcloud' as const] : []),
+      ...(config.audd ? ['audd' as const] : []),
+    ],
+  };
 }
 
 /**

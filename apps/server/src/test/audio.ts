@@ -1,24 +1,12 @@
+import { monoWav } from '../audio/wav.js';
+
 /** A real PCM WAV file of a sine tone, for upload tests (no audio files are committed). */
 export function sineWav(seconds: number, frequency = 440, sampleRate = 8000): Buffer {
-  const samples = Math.round(seconds * sampleRate);
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVE', 8);
-  buffer.write('fmt ', 12);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(sampleRate, 24);
-  buffer.writeUInt32LE(sampleRate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) {
-    buffer.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 12000), 44 + i * 2);
-  }
-  return buffer;
+  return monoWav(
+    sampleRate,
+    Math.round(seconds * sampleRate),
+    (i) => Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 12000,
+  );
 }
 
 export interface MultipartField {

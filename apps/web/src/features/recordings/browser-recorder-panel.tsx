@@ -14,6 +14,7 @@ import {
   type RecorderStatus,
   UNSUPPORTED_TEXT,
 } from '../../lib/recorder';
+import { useSettings } from '../settings/queries';
 import { useEventOptions } from './queries';
 import { formatTimeOfDay } from './recording-status';
 import { useBrowserRecorder } from './use-browser-recorder';
@@ -40,6 +41,7 @@ export function BrowserRecorderPanel() {
   const { recorder, snapshot, live } = useBrowserRecorder();
   const events = useEventOptions(RECORDER_EVENT_LIMIT);
   const eventList = listItems(events.data);
+  const settings = useSettings();
 
   // '' is "no event"; undefined until the user chooses, so the first event is preselected.
   const [chosenEventId, setChosenEventId] = useState<string | undefined>(undefined);
@@ -241,6 +243,13 @@ export function BrowserRecorderPanel() {
                 <AlertTriangle className="size-5" aria-hidden="true" />
                 <span>{snapshot.uploadError}</span>
               </div>
+            )}
+
+            {!isIdle && settings.data && settings.data.cloud_recognizers.length === 0 && (
+              <p className="text-base-content/60 text-xs">
+                Songs are recognised from your library only: no cloud recogniser is configured for songs you
+                do not have (see Settings).
+              </p>
             )}
 
             {!isIdle && (

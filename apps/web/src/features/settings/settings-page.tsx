@@ -178,6 +178,15 @@ function NumberField({
   );
 }
 
+const CLOUD_NAMES = { acrcloud: 'ACRCloud', audd: 'AudD' } as const;
+
+/** 'ACRCloud, AudD', or what to set when none is configured. */
+export function cloudRecognizersText(names: Settings['cloud_recognizers']): string {
+  return names.length > 0
+    ? names.map((name) => CLOUD_NAMES[name]).join(', ')
+    : 'Not configured (ACRCLOUD_HOST, ACRCLOUD_ACCESS_KEY and ACRCLOUD_ACCESS_SECRET, or AUDD_API_TOKEN)';
+}
+
 function ReadOnlySettings({ settings }: { settings: Settings }) {
   const titleId = useId();
   return (
@@ -195,6 +204,10 @@ function ReadOnlySettings({ settings }: { settings: Settings }) {
           <div>
             <dt className="text-base-content/70 text-sm">Tor</dt>
             <dd className="font-semibold text-lg">{settings.tor_enabled ? 'Enabled' : 'Disabled'}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="text-base-content/70 text-sm">Cloud recognition (songs not in the library)</dt>
+            <dd className="font-semibold text-lg">{cloudRecognizersText(settings.cloud_recognizers)}</dd>
           </div>
         </dl>
         <p className="text-base-content/60 text-xs">Set in the server's configuration; not editable here.</p>

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api';
 import { type SongFilters, songListQuery } from './lib/song-filters';
 
@@ -26,5 +26,29 @@ export function useSpotifyPopularity(songId: number) {
   return useQuery({
     queryKey: ['analytics', 'spotify-popularity', songId],
     queryFn: ({ signal }) => apiCall('spotifyPopularity', { params: { id: songId } }, { signal }),
+  });
+}
+
+/** While analyses run, the status and the song list refresh this often; otherwise every minute. */
+export const ANALYSIS_BUSY_REFRESH_MS = 3_000;
+export const ANALYSIS_IDLE_REFRESH_MS = 60_000;
+
+/** GET /analysis/status: analysed, pending, failed and outdated counts, and the last failures. */
+export function useAnalysisStatus() {
+  return useQuery({
+    queryKey: ['analysis', 'status'],
+    queryFn: ({ signal }) => apiCall('analysisStatus', {}, { signal }),
+    refetchInterval: (query) =>
+      (query.state.data?.pending ?? 0) > 0 ? ANALYSIS_BUSY_REFRESH_MS : ANALYSIS_IDLE_REFRESH_MS,
+    staleTime: 0,
+  });
+}
+
+/** POST /analysis/analyze-outdated: queues every song the current analyser has not done. */
+export function useAnalyzeOutdated() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiCall('analyzeOutdated', {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['analysis'] }),
   });
 }

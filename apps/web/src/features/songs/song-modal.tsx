@@ -11,7 +11,10 @@ import { Modal } from '../../components/modal';
 import { StatTile } from '../../components/stat-tile';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
+import { formatBpm, formatScale1000 } from './lib/analysis-values';
+import { formatKey } from './lib/camelot';
 import { overplayTone, playsPerEvent } from './lib/overplay-tone';
+import { analysisStatus } from './lib/song-filters';
 import { useSongPerformance, useSpotifyPopularity } from './queries';
 
 export interface SongModalProps {
@@ -45,6 +48,8 @@ function SongDetails({ song }: { song: Song }) {
           Spotify {song.spotify_popularity ?? '—'}
         </Badge>
       </div>
+
+      <AudioAnalysis song={song} />
 
       {performance.isPending ? (
         <Loading label="Loading play statistics..." />
@@ -140,6 +145,54 @@ function PlayHistory({ timeline }: { timeline: Timeline }) {
             </li>
           ))}
         </ul>
+      )}
+    </section>
+  );
+}
+
+/** The song's analysis values and where they come from (our own estimates, see docs/metrics.md). */
+function AudioAnalysis({ song }: { song: Song }) {
+  const titleId = useId();
+  const status = analysisStatus(song);
+  const values: Array<[string, string]> = [
+    ['BPM', formatBpm(song.bpm)],
+    ['Key', formatKey(song.key)],
+    ['Energy', formatScale1000(song.energy_level)],
+    ['Danceability', formatScale1000(song.danceability)],
+    ['Valence', formatScale1000(song.valence)],
+  ];
+  return (
+    <section aria-labelledby={titleId} className="space-y-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={titleId} className="font-semibold">
+          Audio Analysis
+        </h3>
+        {status === 'analyzed' ? (
+          <Badge tone="success" size="sm">
+            Analyzed {formatDate(song.analyzed_at)}
+          </Badge>
+        ) : status === 'pending' ? (
+          <Badge tone="warning" size="sm">
+            Pending Analysis
+          </Badge>
+        ) : (
+          <Badge tone="neutral" size="sm" isOutline>
+            No File
+          </Badge>
+        )}
+      </div>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-5">
+        {values.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-base-content/60 text-xs">{label}</dt>
+            <dd className="font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {song.analysis_version && (
+        <p className="truncate text-base-content/60 text-xs" title={song.analysis_version}>
+          {song.analysis_version}
+        </p>
       )}
     </section>
   );

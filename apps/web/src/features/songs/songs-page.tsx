@@ -8,6 +8,8 @@ import { Loading } from '../../components/loading';
 import { Pagination, pageCountOf } from '../../components/pagination';
 import { errorMessage, listItems } from '../../lib/api';
 import { formatDate, formatDuration } from '../../lib/format';
+import { AnalysisStatusCard } from './analysis-status';
+import { formatBpm } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
 import {
   analysisStatus,
@@ -160,6 +162,8 @@ export function SongsPage() {
         </div>
       </section>
 
+      <AnalysisStatusCard />
+
       {songs.isPending ? (
         <Loading label="Loading songs..." />
       ) : songs.isError ? (
@@ -301,7 +305,7 @@ function SongRow({ song, onSelect }: { song: Song; onSelect: (song: Song) => voi
       </td>
       <td>{song.genre ?? '—'}</td>
       <td>{song.age_category ? song.age_category.toUpperCase() : 'Unknown'}</td>
-      <td>{song.bpm === null ? '—' : Math.round(song.bpm)}</td>
+      <td>{formatBpm(song.bpm)}</td>
       <td className="whitespace-nowrap">{formatKey(song.key)}</td>
       <td>
         <span className="inline-flex items-center gap-1 whitespace-nowrap">

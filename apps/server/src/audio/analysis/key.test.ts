@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeSamples } from './index.js';
+import { keyFromChroma, toCamelot } from './key.js';
+import { chordProgression, drumPattern, mix, TEST_RATE, whiteNoise } from './test-signals.js';
+
+const keyOf = (samples: Float32Array) => analyzeSamples(samples, TEST_RATE).key;
+
+describe('key', () => {
+  it.each([
+    ['C major', ['C', 'F', 'G7', 'C', 'Am', 'F', 'G', 'C']],
+    ['G major', ['G', 'C', 'D7', 'G', 'Em', 'C', 'D', 'G']],
+    ['D# major', ['D#', 'G#', 'A#7', 'D#']],
+    ['A minor', ['Am', 'Dm', 'E7', 'Am']],
+    ['F# minor', ['F#m', 'Bm', 'C#7', 'F#m', 'D', 'Bm', 'C#7', 'F#m']],
+    ['C minor', ['Cm', 'Fm', 'G7', 'Cm', 'G#', 'Fm', 'G7', 'Cm']],
+  ])('finds %s in a progression of that key', (key, chords) => {
+    expect(keyOf(chordProgression(chords, 32))).toBe(key);
+  });
+
+  it('finds the key of a band tuned 30 cents sharp (tuning estimation)', () => {
+    const result = analyzeSamples(chordProgression(['A#', 'D#', 'F7', 'A#'], 32, { cents: 30 }), TEST_RATE);
+    expect(result.key).toBe('A# major');
+    expect(result.features.tuning_cents).toBeGreaterThan(20);
+    expect(result.features.tuning_cents).toBeLessThan(40);
+  });
+
+  it('keeps the key with drums over the chords', () => {
+    const song = mix(
+      drumPattern({ bpm: 96, seconds: 32, gain: 0.3 }),
+      chordProgression(['Em', 'Am', 'B7', 'Em'], 32),
+    );
+    const result = analyzeSamples(song, TEST_RATE);
+    expect(result.key).toBe('E minor');
+    expect(result.camelot).toBe('9A');
+    expect(result.bpm).toBeCloseTo(96, 0);
+  });
+
+  it('reports no key for drums alone or white noise', () => {
+    expect(keyOf(drumPattern({ bpm: 100, seconds: 20 }))).toBeNull();
+    expect(keyOf(whiteNoise(20))).toBeNull();
+  });
+
+  it('scores the 24 rotations of a profile-shaped chroma to the right key', () => {
+    // The C major triad's pitch classes with some weight on the rest of the scale.
+    const cMajor = [1, 0, 0.3, 0, 0.8, 0.3, 0, 0.9, 0, 0.3, 0, 0.2];
+    for (let shift = 0; shift < 12; shift++) {
+      const rotated = cMajor.map((_, i) => cMajor[(i - shift + 12) % 12]!);
+      expect(keyFromChroma(rotated)!.key.endsWith('major')).toBe(true);
+    }
+    expect(keyFromChroma(cMajor)!.key).toBe('C major');
+  });
+});
+
+describe('toCamelot', () => {
+  it.each([
+    ['A minor', '8A'],
+    ['C major', '8B'],
+    ['E minor', '9A'],
+    ['G major', '9B'],
+    ['F# minor', '11A'],
+    ['F major', '7B'],
+    ['D minor', '7A'],
+    ['A# major', '6B'],
+    ['Bb major', '6B'],
+    ['C# minor', '12A'],
+    ['B major', '1B'],
+    ['G# minor', '1A'],
+  ])('%s is %s', (key, code) => {
+    expect(toCamelot(key)).toBe(code);
+  });
+
+  it('returns null for what is not a key', () => {
+    expect(toCamelot('H major')).toBeNull();
+    expect(toCamelot('C')).toBeNull();
+    expect(toCamelot('')).toBeNull();
+  });
+});

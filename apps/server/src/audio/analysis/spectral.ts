@@ -1,0 +1,157 @@
+/**
+ * The short-frame pass over a song: from one STFT (≈46 ms frames, ≈11.6 ms hop) it derives the
+ * onset strength envelope that tempo and onset rate are read from, and the timbre figures
+ * (spectral centroid, spectral flatness) that energy and valence use.
+ *
+ * Onset strength is spectral flux on a log-magnitude mel spectrogram: for each frame, the mean
+ * over 40 mel bands of the half-wave rectified rise in dB since the previous frame. Working in dB
+ * makes a quiet hi-hat and a loud kick count alike, which is what a dancer hears as "a beat".
+ */
+import { forEachPowerSpectrum, nearestPowerOfTwo } from './stft.js';
+
+const MEL_BANDS = 40;
+const MEL_MIN_HZ = 30;
+const MEL_MAX_HZ = 8000;
+/**
+ * Mel band levels below this many dB under the loudest band of the song are clipped to it, so a
+ * hi-hat rising from near silence in the bass bands does not weigh like a kick. Measured: 80 dB
+ * halved a straight 117 BPM test pattern (eighth hi-hats as strong as the beat) and doubled a
+ * 70 BPM one; 40 dB lost 8Beat songs of the benchmark; 60 dB got all of both right.
+ */
+const DYNAMIC_RANGE_DB = 60;
+
+export interface SpectralPass {
+  /** Onset strength per frame (≥ 0), `fps` frames per second. */
+  onset: Float64Array;
+  fps: number;
+  /** Power-weighted mean spectral centroid in Hz over the song (0 for silence). */
+  centroidHz: number;
+  /** Power-weighted mean spectral flatness (0 tonal ... 1 white noise). */
+  flatness: number;
+}
+
+const hzToMel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
+const melToHz = (mel: number) => 700 * (10 ** (mel / 2595) - 1);
+
+/** Triangular mel filters as sparse rows: first bin and weights per band. */
+function melFilters(frameSize: number, sampleRate: number) {
+  const bins = frameSize / 2 + 1;
+  const maxHz = Math.min(MEL_MAX_HZ, sampleRate / 2);
+  const edges: number[] = [];
+  const lo = hzToMel(MEL_MIN_HZ);
+  const hi = hzToMel(maxHz);
+  for (let i = 0; i < MEL_BANDS + 2; i++) {
+    edges.push((melToHz(lo + ((hi - lo) * i) / (MEL_BANDS + 1)) * frameSize) / sampleRate);
+  }
+  const filters: { first: number; weights: Float64Array }[] = [];
+  for (let b = 0; b < MEL_BANDS; b++) {
+    const left = edges[b]!;
+    const centre = edges[b + 1]!;
+    const right = edges[b + 2]!;
+    const first = Math.max(0, Math.floor(left));
+    const last = Math.min(bins - 1, Math.ceil(right));
+    const weights = new Float64Array(last - first + 1);
+    for (let k = first; k <= last; k++) {
+      let w = 0;
+      if (k > left && k <= centre) w = (k - left) / Math.max(1e-9, centre - left);
+      else if (k > centre && k < right) w = (right - k) / Math.max(1e-9, right - centre);
+      weights[k - first] = w;
+    }
+    // A band narrower than one bin still gets its nearest bin.
+    if (weights.every((w) => w === 0)) weights[Math.min(weights.length - 1, Math.round(centre) - first)] = 1;
+    filters.push({ first, weights });
+  }
+  return filters;
+}
+
+export function spectralPass(samples: Float32Array, sampleRate: number): SpectralPass {
+  const frameSize = nearestPowerOfTwo(sampleRate * 0.046);
+  const hop = frameSize / 4;
+  const fps = sampleRate / hop;
+  const filters = melFilters(frameSize, sampleRate);
+  const binHz = sampleRate / frameSize;
+  const frames = Math.max(1, Math.ceil(samples.length / hop));
+  const mel = new Float32Array(frames * MEL_BANDS);
+  let centroidSum = 0;
+  let flatnessSum = 0;
+  let powerSum = 0;
+  forEachPowerSpectrum(samples, frameSize, hop, (f, power) => {
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const { first, weights } = filters[b]!;
+      let sum = 0;
+      for (let i = 0; i < weights.length; i++) sum += weights[i]! * power[first + i]!;
+      mel[f * MEL_BANDS + b] = 10 * Math.log10(sum + 1e-12);
+    }
+    // Timbre from 1 bin up (no DC), power-weighted so quiet frames count little.
+    let total = 0;
+    let weighted = 0;
+    let logSum = 0;
+    const bins = power.length - 1;
+    for (let k = 1; k <= bins; k++) {
+      const p = power[k]!;
+      total += p;
+      weighted += p * k * binHz;
+      logSum += Math.log(p + 1e-12);
+    }
+    if (total > 1e-9) {
+      centroidSum += weighted;
+      const flatness = Math.exp(logSum / bins) / (total / bins);
+      flatnessSum += flatness * total;
+      powerSum += total;
+    }
+  });
+  let maxDb = -Infinity;
+  for (let i = 0; i < mel.length; i++) if (mel[i]! > maxDb) maxDb = mel[i]!;
+  const floor = maxDb - DYNAMIC_RANGE_DB;
+  const onset = new Float64Array(frames);
+  for (let f = 1; f < frames; f++) {
+    let flux = 0;
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const now = Math.max(floor, mel[f * MEL_BANDS + b]!);
+      const before = Math.max(floor, mel[(f - 1) * MEL_BANDS + b]!);
+      if (now > before) flux += now - before;
+    }
+    onset[f] = flux / MEL_BANDS;
+  }
+  return {
+    onset,
+    fps,
+    centroidHz: powerSum > 0 ? centroidSum / powerSum : 0,
+    flatness: powerSum > 0 ? flatnessSum / powerSum : 0,
+  };
+}
+
+/**
+ * Onsets per second: local maxima of the onset envelope that rise above its local mean (≈0.5 s
+ * around) by a margin of the song's typical flux, at least 50 ms apart.
+ */
+export function onsetRate(onset: Float64Array, fps: number): number {
+  const n = onset.length;
+  if (n < 3) return 0;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += onset[i]!;
+  mean /= n;
+  let variance = 0;
+  for (let i = 0; i < n; i++) variance += (onset[i]! - mean) ** 2;
+  const std = Math.sqrt(variance / n);
+  if (std < 1e-6) return 0;
+  const half = Math.round(fps * 0.25);
+  const gap = Math.max(1, Math.round(fps * 0.05));
+  // Running sums for the local mean.
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + onset[i]!;
+  let count = 0;
+  let last = -gap;
+  for (let i = 1; i < n - 1; i++) {
+    const value = onset[i]!;
+    if (value < onset[i - 1]! || value < onset[i + 1]!) continue;
+    const from = Math.max(0, i - half);
+    const to = Math.min(n, i + half + 1);
+    const local = (prefix[to]! - prefix[from]!) / (to - from);
+    if (value > local + 0.5 * std && i - last >= gap) {
+      count++;
+      last = i;
+    }
+  }
+  return count / (n / fps);
+}

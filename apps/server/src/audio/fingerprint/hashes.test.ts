@@ -1,0 +1,55 @@
+// Hashes: identical under gain, a shared majority for the same music cut at another place, and
+// a query played faster finds its reference hashes only when re-hashed under the matching warp.
+import { describe, expect, it } from 'vitest';
+import { hashPeaks } from './hashes.js';
+import { HOP, SAMPLE_RATE } from './params.js';
+import { extractPeaks } from './peaks.js';
+import { scale, speedUp, synthSong } from './synth.js';
+
+const asSet = (h: { hash: Int32Array }) => new Set(h.hash);
+const shared = (query: Set<number>, reference: Set<number>) =>
+  [...query].filter((hash) => reference.has(hash)).length / query.size;
+
+describe('hashPeaks', () => {
+  const song = synthSong(21, 40, SAMPLE_RATE);
+  const reference = hashPeaks(extractPeaks(song));
+
+  it('gives the same hashes at any gain (up to float32 rounding)', () => {
+    const quiet = asSet(hashPeaks(extractPeaks(scale(song, 0.05))));
+    expect(shared(quiet, asSet(reference))).toBeGreaterThan(0.97);
+  });
+
+  it('shares most hashes with an excerpt cut on a frame boundary, at anchors shifted by the cut', () => {
+    const cutFrames = 700;
+    const excerpt = hashPeaks(
+      extractPeaks(song.subarray(cutFrames * HOP, cutFrames * HOP + SAMPLE_RATE * 10)),
+    );
+    expect(shared(asSet(excerpt), asSet(reference))).toBeGreaterThan(0.4);
+    // Where a hash of the excerpt is in the reference, it is there at its anchor + the cut.
+    const at = new Map<number, number[]>();
+    for (let i = 0; i < reference.count; i++)
+      at.set(reference.hash[i]!, [...(at.get(reference.hash[i]!) ?? []), reference.t[i]!]);
+    let aligned = 0;
+    let found = 0;
+    for (let i = 0; i < excerpt.count; i++) {
+      const times = at.get(excerpt.hash[i]!);
+      if (!times) continue;
+      found++;
+      if (times.includes(excerpt.t[i]! + cutFrames)) aligned++;
+    }
+    expect(aligned / found).toBeGreaterThan(0.9);
+  });
+
+  it('matches a 6% faster query under the speed warp 1.06, not without it', () => {
+    const fast = extractPeaks(speedUp(song, 1.06));
+    const plain = shared(asSet(hashPeaks(fast)), asSet(reference));
+    const warped = shared(asSet(hashPeaks(fast, { a: 1.06, pitch: true })), asSet(reference));
+    expect(warped).toBeGreaterThan(0.08);
+    expect(warped).toBeGreaterThan(plain * 4);
+  });
+
+  it('shares almost nothing with other music', () => {
+    const other = hashPeaks(extractPeaks(synthSong(22, 40, SAMPLE_RATE)));
+    expect(shared(asSet(other), asSet(reference))).toBeLessThan(0.05);
+  });
+});

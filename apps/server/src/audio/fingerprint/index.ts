@@ -1,0 +1,152 @@
+/**
+ * The fingerprint engine's public face: index a song's file, recognise the songs heard in a
+ * stretch of mono samples, and the library-import hook that indexes imported songs. How it works
+ * (peaks → triplet hashes → offset votes under tempo/speed warps) is in README.md beside this file.
+ */
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { SongImportedHook } from '../../services/library-import.js';
+import { DecodeError, decodeAudio } from '../decode.js';
+import { type Hashes, hashPeaks } from './hashes.js';
+import {
+  chainDetections,
+  collectMatches,
+  confidenceOf,
+  type Detection,
+  detectWindow,
+  TAIL_SECONDS,
+  votesFor,
+  WINDOW_FRAMES,
+  WINDOW_HOP,
+} from './matcher.js';
+import {
+  FFT_SIZE,
+  FRAME_SECONDS,
+  HOP,
+  MAX_DT,
+  PEAK_TIME_RADIUS,
+  SAMPLE_RATE,
+  FINGERPRINT_VERSION as VERSION,
+  WARPS,
+} from './params.js';
+import { extractPeaks } from './peaks.js';
+import { lookupHashes, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
+
+export const FINGERPRINT_VERSION: string = VERSION;
+export const FINGERPRINT_SAMPLE_RATE: number = SAMPLE_RATE;
+
+/** A song heard: seconds from the start of the given samples; crossfades may overlap. */
+export interface TimelinePlay {
+  songId: number;
+  startS: number;
+  endS: number;
+  /** 0-1; 0.5 is the engine's own threshold of "heard". */
+  confidence: number;
+}
+
+export interface FingerprintDeps {
+  db: Db;
+  config: Pick<Config, 'ffmpegPath'>;
+}
+
+/** Peaks and triplet hashes of a signal at FINGERPRINT_SAMPLE_RATE, as stored in the index. */
+export function hashSignal(samples: Float32Array): Hashes {
+  return hashPeaks(extractPeaks(samples));
+}
+
+/**
+ * Decodes a song's file, hashes it and replaces its entries in the index; marks the song
+ * fingerprinted with the current version. An undecodable file sets songs.fingerprint_error and
+ * rethrows the DecodeError; a file with nothing to hash (silence, under a second) records why.
+ */
+export async function fingerprintSong(
+  deps: FingerprintDeps,
+  song: { songId: number; filePath: string },
+): Promise<{ hashCount: number; durationS: number }> {
+  let samples: Float32Array;
+  try {
+    samples = await decodeAudio(song.filePath, {
+      sampleRate: SAMPLE_RATE,
+      ffmpegPath: deps.config.ffmpegPath,
+    });
+  } catch (error) {
+    if (error instanceof DecodeError) await markFingerprintError(deps.db, song.songId, error.message);
+    throw error;
+  }
+  const durationS = samples.length / SAMPLE_RATE;
+  const hashes = hashSignal(samples);
+  if (hashes.count === 0) {
+    await markFingerprintError(
+      deps.db,
+      song.songId,
+      `no fingerprints: ${durationS.toFixed(1)} s of audio without audible content to index`,
+    );
+    return { hashCount: 0, durationS };
+  }
+  await replaceSongFingerprints(deps.db, song.songId, hashes, FINGERPRINT_VERSION);
+  return { hashCount: hashes.count, durationS };
+}
+
+/** Window starts analysed per lookup (a minute of signal): bounds memory on long recordings. */
+const SEGMENT_FRAMES = WINDOW_HOP * 12;
+
+/**
+ * The songs of the index heard in `samples` (mono, FINGERPRINT_SAMPLE_RATE), in start order.
+ * Empty when nothing in the library is heard. `minConfidence` (default 0.5, the calibrated
+ * threshold) trades misses for false recognitions.
+ */
+export async function recognizeTimeline(
+  db: Db,
+  samples: Float32Array,
+  options: { minConfidence?: number } = {},
+): Promise<TimelinePlay[]> {
+  const minVotes = votesFor(options.minConfidence ?? 0.5);
+  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  // Windows every WINDOW_HOP frames, plus one ending with the signal (a short signal: one window).
+  const starts: number[] = [];
+  for (let start = 0; start + WINDOW_FRAMES < totalFrames; start += WINDOW_HOP) starts.push(start);
+  const lastStart = Math.max(0, totalFrames - WINDOW_FRAMES);
+  if (totalFrames > 0 && starts.at(-1) !== lastStart) starts.push(lastStart);
+  const detections: Detection[] = [];
+  // Segments of SEGMENT_FRAMES window starts, hashed with the frames their windows need after
+  // them (and the targets of their last anchors), so memory stays bounded on long recordings.
+  for (let segStart = 0; segStart < totalFrames; segStart += SEGMENT_FRAMES) {
+    const windows = starts.filter((start) => start >= segStart && start < segStart + SEGMENT_FRAMES);
+    if (windows.length === 0) continue;
+    const to = Math.min(totalFrames, windows.at(-1)! + WINDOW_FRAMES + MAX_DT + PEAK_TIME_RADIUS);
+    const segment = samples.subarray(segStart * HOP, Math.min(samples.length, (to - 1) * HOP + FFT_SIZE));
+    const peaks = extractPeaks(segment);
+    const perWarp = WARPS.map((warp) => hashPeaks(peaks, warp));
+    const distinct = new Set<number>();
+    for (const h of perWarp) for (let i = 0; i < h.count; i++) distinct.add(h.hash[i]!);
+    const postings = await lookupHashes(db, distinct);
+    const matches = collectMatches(perWarp, postings, segStart);
+    for (const start of windows) detections.push(...detectWindow(matches, start, minVotes));
+  }
+  return chainDetections(detections).map((play) => ({
+    songId: play.songId,
+    startS: round2(play.first * FRAME_SECONDS),
+    endS: round2(Math.min(samples.length / SAMPLE_RATE, play.last * FRAME_SECONDS + TAIL_SECONDS)),
+    confidence: round2(confidenceOf(play.votes)),
+  }));
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Indexes each imported song whose audio is new to the index: new songs, changed content and
+ * attached files always; moved or restored files only when their fingerprints are missing or
+ * of an older version.
+ */
+export function fingerprintImportHook(deps: FingerprintDeps): SongImportedHook {
+  return async (song) => {
+    if (song.change === 'moved' || song.change === 'restored') {
+      const { rows } = await poolOf(deps.db).query<{ fingerprint_version: string | null }>(
+        'select fingerprint_version from songs where id = $1',
+        [song.songId],
+      );
+      if (rows[0]?.fingerprint_version === FINGERPRINT_VERSION) return;
+    }
+    await fingerprintSong(deps, { songId: song.songId, filePath: song.filePath });
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * One chunk's recognition: the chunk with the last TAIL_SECONDS of the chunk before, decoded at
+ * the fingerprint rate, recognised against the library, mapped to wall-clock time and merged into
+ * the recording's timeline; then the stretches nothing covers go to the cloud providers. Decoded
+ * tails are kept in memory for the next chunk of the session.
+ */
+import path from 'node:path';
+import { DecodeError, decodeAudio } from '../audio/decode.js';
+import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../audio/fingerprint/index.js';
+import type { recordingChunks } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import type { CloudRecognizer } from '../providers/cloud-recognizer.js';
+import {
+  CLOUD_CLIP_SECONDS,
+  CLOUD_MIN_STRETCH_SECONDS,
+  cutClip,
+  identifyClip,
+  rms,
+  SILENCE_RMS,
+  songForMatch,
+} from './recognition-cloud.js';
+import {
+  type Detection,
+  mergeDetections,
+  type PlaySpan,
+  uncoveredStretches,
+  type WindowPiece,
+  windowTimeToMs,
+} from './recognition-timeline.js';
+
+/** How much of the chunk before is recognised again with each chunk. */
+export const TAIL_SECONDS = 20;
+/** Chunks further apart than this (a pause, a lost chunk) are not treated as one stream. */
+export const CONTINUITY_TOLERANCE_SECONDS = 10;
+
+export type ChunkRow = typeof recordingChunks.$inferSelect;
+
+/** The plays being built, and stored plays absorbed into others on the way. */
+export interface Timeline {
+  plays: PlaySpan[];
+  removedIds: number[];
+}
+
+export const chunkFile = (deps: AppDeps, chunk: ChunkRow) =>
+  path.join(deps.config.recordingsDir, chunk.filePath);
+
+export async function decodeChunk(deps: AppDeps, chunk: ChunkRow): Promise<Float32Array> {
+  return decodeAudio(chunkFile(deps, chunk), {
+    sampleRate: FINGERPRINT_SAMPLE_RATE,
+    ffmpegPath: deps.config.ffmpegPath,
+  });
+}
+
+/** The last TAIL_SECONDS of a decoded chunk, and the chunk's decoded length. */
+export interface ChunkTail {
+  samples: Float32Array;
+  chunkSeconds: number;
+}
+
+/**
+ * Tails of recently decoded chunks, so recognising chunk N+1 does not decode chunk N again (about
+ * 200 ms of ffmpeg). Keyed by file: chunk file names carry their content hash. 32 tails of 20 s at
+ * 8 kHz are 20 MB at most.
+ */
+const tailCache = new Map<string, ChunkTail>();
+const TAIL_CACHE_SIZE = 32;
+
+export function rememberTail(deps: AppDeps, chunk: ChunkRow, samples: Float32Array): ChunkTail {
+  const length = Math.min(samples.length, TAIL_SECONDS * FINGERPRINT_SAMPLE_RATE);
+  const tail = {
+    samples: samples.slice(samples.length - length),
+    chunkSeconds: samples.length / FINGERPRINT_SAMPLE_RATE,
+  };
+  const key = chunkFile(deps, chunk);
+  tailCache.delete(key);
+  tailCache.set(key, tail);
+  while (tailCache.size > TAIL_CACHE_SIZE) tailCache.delete(tailCache.keys().next().value!);
+  return tail;
+}
+
+/** Empties the tail cache (tests: forces the decode of the chunk before, as after a restart). */
+export function forgetDecodedTails(): void {
+  tailCache.clear();
+}
+
+export async function tailOf(deps: AppDeps, chunk: ChunkRow): Promise<ChunkTail | null> {
+  const cached = tailCache.get(chunkFile(deps, chunk));
+  if (cached) return cached;
+  try {
+    return rememberTail(deps, chunk, await decodeChunk(deps, chunk));
+  } catch {
+    return null; // its own job reports it as undecodable
+  }
+}
+
+export const decodeReason = (error: unknown) =>
+  error instanceof DecodeError
+    ? error.message.replace(/^could not decode \S+: /, '')
+    : (error as Error).message;
+
+/** What one chunk's recognition found. */
+export interface ChunkResult {
+  chunk: ChunkRow;
+  error: string | null;
+}
+
+/**
+ * Recognises one chunk (with the tail of the chunk before) into `timeline`; returns the merged
+ * timeline and what happened to the chunk.
+ */
+export async function recognizeChunk(
+  deps: AppDeps,
+  chunk: ChunkRow,
+  previous: { chunk: ChunkRow; tail: ChunkTail | null } | null,
+  samples: Float32Array,
+  timeline: Timeline,
+  cloud: readonly CloudRecognizer[],
+): Promise<{ timeline: Timeline; error: string | null }> {
+  const rate = FINGERPRINT_SAMPLE_RATE;
+  const chunkStartMs = chunk.recordedAt.getTime();
+  const chunkSeconds = samples.length / rate;
+  let tail: Float32Array = new Float32Array(0);
+  const pieces: WindowPiece[] = [];
+  if (previous?.tail && previous.tail.samples.length > 0) {
+    const previousEndMs = previous.chunk.recordedAt.getTime() + previous.tail.chunkSeconds * 1000;
+    if (Math.abs(chunkStartMs - previousEndMs) <= CONTINUITY_TOLERANCE_SECONDS * 1000) {
+      tail = previous.tail.samples;
+      pieces.push({
+        startS: 0,
+        endS: tail.length / rate,
+        startAtMs: previousEndMs - (tail.length / rate) * 1000,
+      });
+    }
+  }
+  const tailSeconds = tail.length / rate;
+  pieces.push({ startS: tailSeconds, endS: tailSeconds + chunkSeconds, startAtMs: chunkStartMs });
+  const window = new Float32Array(tail.length + samples.length);
+  window.set(tail, 0);
+  window.set(samples, tail.length);
+
+  const found = await recognizeTimeline(deps.db, window);
+  const detections: Detection[] = found.map((play) => ({
+    songId: play.songId,
+    startMs: Math.round(windowTimeToMs(pieces, play.startS)),
+    endMs: Math.round(windowTimeToMs(pieces, Math.max(play.startS, play.endS))),
+    confidence: Math.min(1, Math.max(0, play.confidence)),
+    recognizer: 'library',
+  }));
+  let merged = mergeDetections(timeline.plays, detections);
+  let removedIds = [...timeline.removedIds, ...merged.removedIds];
+
+  // Stretches of this chunk that nothing covers: the cloud providers' turn.
+  const errors: string[] = [];
+  if (cloud.length > 0) {
+    const chunkEndMs = chunkStartMs + chunkSeconds * 1000;
+    const stretches = uncoveredStretches(merged.plays, chunkStartMs, chunkEndMs, CLOUD_MIN_STRETCH_SECONDS);
+    for (const [startMs, endMs] of stretches) {
+      const from = ((startMs - chunkStartMs) / 1000) * rate;
+      const to = ((endMs - chunkStartMs) / 1000) * rate;
+      if (rms(samples, from, to) < SILENCE_RMS) continue;
+      const middleS = (startMs + endMs) / 2 / 1000 - chunkStartMs / 1000;
+      const clipStart = Math.max(0, middleS - CLOUD_CLIP_SECONDS / 2);
+      let clip: Buffer;
+      try {
+        clip = await cutClip(deps.config.ffmpegPath, chunkFile(deps, chunk), clipStart, CLOUD_CLIP_SECONDS);
+      } catch (error) {
+        errors.push((error as Error).message);
+        continue;
+      }
+      const outcome = await identifyClip(cloud, clip);
+      errors.push(...outcome.errors);
+      if (!outcome.match) continue;
+      const songId = await songForMatch(deps.db, outcome.match);
+      const next = mergeDetections(merged.plays, [
+        { songId, startMs, endMs, confidence: outcome.match.score, recognizer: outcome.match.provider },
+      ]);
+      merged = next;
+      removedIds = [...removedIds, ...next.removedIds];
+    }
+  }
+  return {
+    timeline: { plays: merged.plays, removedIds },
+    error: errors.length > 0 ? [...new Set(errors)].join('; ') : null,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Recognition of a recording session: from its uploaded chunks to a timeline of plays.
+ *
+ * A session is one continuous stream cut into chunks. Chunk N is recognised together with the
+ * last TAIL_SECONDS of chunk N-1, so a song that straddles the boundary is heard whole; the
+ * detections map to wall-clock time (each chunk from its recorded_at) and merge into the plays the
+ * recording already has (recognition-timeline.ts): a song going on extends its play, a new song
+ * adds one. Stretches our index did not recognise go to the cloud providers when configured.
+ *
+ * Work on one recording is serialised by a PostgreSQL advisory lock, so the chunks of a session
+ * never race, and merging is idempotent, so a chunk processed twice adds nothing. Without a chunk
+ * number (Retry) the whole recording is rebuilt from its chunks in order and its plays replaced in
+ * one transaction. Each new play is announced on the session's socket as `song_recognized`.
+ */
+import { serverMessage } from '@wcs/contract';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import type { CloudRecognizer } from '../providers/cloud-recognizer.js';
+import { cloudRecognizersFrom } from '../providers/cloud-recognizers.js';
+import {
+  type ChunkResult,
+  decodeChunk,
+  decodeReason,
+  recognizeChunk,
+  rememberTail,
+  type Timeline,
+  tailOf,
+} from './recognition-chunk.js';
+import { storedPlaysOf, storeTimeline, summaryOf } from './recognition-store.js';
+import { scheduleScoreRecompute } from './scores.js';
+
+export { forgetDecodedTails } from './recognition-chunk.js';
+
+/** First key of the advisory lock (the second is the recording id): "WCSR". */
+const LOCK_NAMESPACE = 0x5743_5352;
+
+export interface RecognitionOptions {
+  /** Replaces the providers from the configuration (tests). */
+  cloudRecognizers?: readonly CloudRecognizer[];
+}
+
+export interface RecognitionOutcome {
+  /** Plays added by this run. */
+  added: number;
+  /** False when the recording was deleted meanwhile or has no event. */
+  stored: boolean;
+}
+
+/** Runs `work` while holding the recording's advisory lock (waiting for another run to finish). */
+async function withRecordingLock<T>(deps: AppDeps, recordingId: number, work: () => Promise<T>): Promise<T> {
+  const client = await deps.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1, $2)', [LOCK_NAMESPACE, recordingId]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock($1, $2)', [LOCK_NAMESPACE, recordingId]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+async function publishStatus(
+  deps: AppDeps,
+  sessionId: string,
+  recordingId: number,
+  state: 'processing' | 'processed' | 'failed',
+  message: string,
+) {
+  const [row] = await deps.pool
+    .query<{ n: number }>('select count(*)::int as n from plays where recording_id = $1', [recordingId])
+    .then((result) => result.rows);
+  await deps.live.publish(
+    sessionId,
+    serverMessage('status', { recording_id: recordingId, state, message, songs_recognized: row?.n ?? 0 }),
+  );
+}
+
+export const NO_EVENT_TEXT =
+  'This recording has no event, so its songs cannot be stored as plays. The audio is kept: assign an event, then use Retry.';
+
+/**
+ * Recognises chunk `chunkNumber` of a recording (with the tail of the chunk before), or, without
+ * it, rebuilds the whole recording's plays from all its chunks.
+ */
+export async function processRecording(
+  deps: AppDeps,
+  recordingId: number,
+  chunkNumber?: number,
+  options: RecognitionOptions = {},
+): Promise<RecognitionOutcome> {
+  return withRecordingLock(deps, recordingId, async () => {
+    const [recording] = await deps.db
+      .select({
+        id: recordings.id,
+        sessionId: recordings.sessionId,
+        eventId: recordings.eventId,
+        timezone: events.timezone,
+      })
+      .from(recordings)
+      .leftJoin(events, eq(events.id, recordings.eventId))
+      .where(eq(recordings.id, recordingId));
+    if (!recording) return { added: 0, stored: false };
+    const { sessionId } = recording;
+    if (recording.eventId === null || !recording.timezone) {
+      await deps.db
+        .update(recordings)
+        .set({ processed: false, errorMessage: NO_EVENT_TEXT })
+        .where(eq(recordings.id, recordingId));
+      await publishStatus(deps, sessionId, recordingId, 'failed', NO_EVENT_TEXT);
+      return { added: 0, stored: false };
+    }
+    const chunks = await deps.db
+      .select()
+      .from(recordingChunks)
+      .where(eq(recordingChunks.recordingId, recordingId))
+      .orderBy(asc(recordingChunks.chunkNumber));
+    const rebuild = chunkNumber === undefined;
+    const targets = rebuild ? chunks : chunks.filter((chunk) => chunk.chunkNumber === chunkNumber);
+    if (targets.length === 0) return { added: 0, stored: false };
+    await publishStatus(
+      deps,
+      sessionId,
+      recordingId,
+      'processing',
+      rebuild
+        ? `Recognising the whole recording (${chunks.length} chunks)`
+        : `Recognising chunk ${chunkNumber}`,
+    );
+
+    const cloud = options.cloudRecognizers ?? cloudRecognizersFrom(deps.config);
+    let timeline: Timeline = {
+      plays: rebuild ? [] : await storedPlaysOf(deps.db, recordingId),
+      removedIds: [] as number[],
+    };
+    const results: ChunkResult[] = [];
+    for (const chunk of targets) {
+      let samples: Float32Array;
+      try {
+        samples = await decodeChunk(deps, chunk);
+        rememberTail(deps, chunk, samples);
+      } catch (error) {
+        results.push({ chunk, error: `undecodable audio (${decodeReason(error)})` });
+        continue;
+      }
+      const previousChunk = chunks.find((candidate) => candidate.chunkNumber === chunk.chunkNumber - 1);
+      const previous = previousChunk
+        ? { chunk: previousChunk, tail: await tailOf(deps, previousChunk) }
+        : null;
+      const outcome = await recognizeChunk(deps, chunk, previous, samples, timeline, cloud);
+      timeline = outcome.timeline;
+      results.push({ chunk, error: outcome.error });
+    }
+
+    const { newIds, changed } = await storeTimeline(
+      deps.db,
+      { id: recordingId, eventId: recording.eventId, timezone: recording.timezone },
+      timeline,
+      results,
+      rebuild,
+    );
+
+    // The recording's state from all its chunks, as they are now.
+    const allChunks = await deps.db
+      .select()
+      .from(recordingChunks)
+      .where(eq(recordingChunks.recordingId, recordingId))
+      .orderBy(asc(recordingChunks.chunkNumber));
+    const finalPlays = await storedPlaysOf(deps.db, recordingId);
+    const message = summaryOf(allChunks);
+    const processed = allChunks.every((chunk) => chunk.recognizedAt !== null);
+    await deps.db
+      .update(recordings)
+      .set({ processed, processedAt: processed ? new Date() : null, errorMessage: message })
+      .where(eq(recordings.id, recordingId));
+
+    if (newIds.length > 0) await announcePlays(deps, sessionId, recordingId, newIds);
+    if (changed) await scheduleScoreRecompute(deps.jobs, `recording ${recordingId} recognised`);
+    const songsNow = finalPlays.length;
+    await publishStatus(
+      deps,
+      sessionId,
+      recordingId,
+      message ? 'failed' : 'processed',
+      message ?? `${songsNow} ${songsNow === 1 ? 'song' : 'songs'} recognised so far`,
+    );
+    return { added: newIds.length, stored: true };
+  });
+}
+
+/** `song_recognized` on the session's socket for each new play, in time order. */
+async function announcePlays(deps: AppDeps, sessionId: string, recordingId: number, ids: number[]) {
+  const rows = await deps.db
+    .select({
+      songId: plays.songId,
+      title: songs.title,
+      artist: songs.artist,
+      startedAt: plays.startedAt,
+      endedAt: plays.endedAt,
+      confidence: plays.confidence,
+    })
+    .from(plays)
+    .innerJoin(songs, eq(songs.id, plays.songId))
+    .where(inArray(plays.id, ids))
+    .orderBy(asc(plays.startedAt));
+  for (const row of rows) {
+    await deps.live.publish(
+      sessionId,
+      serverMessage('song_recognized', {
+        song_id: row.songId,
+        title: row.title,
+        artist: row.artist,
+        timestamp: row.startedAt.toISOString(),
+        ended_at: row.endedAt?.toISOString() ?? null,
+        // A provider that gives no score (AudD) is shown as 0 % rather than an invented figure.
+        confidence: row.confidence ?? 0,
+        recording_id: recordingId,
+      }),
+    );
+  }
+}

@@ -1,0 +1,127 @@
+// The benchmark's music: freely licensed game soundtracks from Debian packages, fetched with
+// `apt-get download` into .cache/recognition (ignored by git) and unpacked with `dpkg-deb -x`.
+// Frets on Fire songs come as stems (song, guitar, rhythm): they are mixed into one track.
+// Every track is re-encoded once to mono MP3 (192 kbit/s) in .cache/recognition/tracks.
+// Duplicates (the same file under two folders) are dropped by content hash; tracks shorter than
+// 30 s (jingles, effects) are left out.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const PACKAGES = [
+  'fretsonfire-songs-muldjord',
+  'fretsonfire-songs-sectoid',
+  'asc-music',
+  'planetblupi-music-ogg',
+  'hyperrogue-music',
+  'drascula-music',
+];
+
+const AUDIO = /\.(ogg|mp3|flac|wav|opus)$/i;
+
+export function probeDuration(ffprobe, file) {
+  try {
+    const out = execFileSync(ffprobe, [
+      '-v',
+      'quiet',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'csv=p=0',
+      file,
+    ]);
+    return Number(String(out).trim());
+  } catch {
+    return Number.NaN; // unreadable: left out
+  }
+}
+
+function walk(dir, out = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else if (entry.isFile() && AUDIO.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+/** Downloads and unpacks the packages (once); returns the folder of each. */
+export function fetchPackages(cacheDir, log) {
+  const debs = path.join(cacheDir, 'debs');
+  const unpacked = path.join(cacheDir, 'pkgs');
+  fs.mkdirSync(debs, { recursive: true });
+  fs.mkdirSync(unpacked, { recursive: true });
+  const folders = [];
+  for (const name of PACKAGES) {
+    let deb = fs.readdirSync(debs).find((file) => file.startsWith(`${name}_`) && file.endsWith('.deb'));
+    if (!deb) {
+      log(`apt-get download ${name}`);
+      execFileSync('apt-get', ['download', name], { cwd: debs, stdio: ['ignore', 'ignore', 'inherit'] });
+      deb = fs.readdirSync(debs).find((file) => file.startsWith(`${name}_`) && file.endsWith('.deb'));
+      if (!deb) throw new Error(`apt-get download ${name} produced no .deb`);
+    }
+    const target = path.join(unpacked, deb.replace(/\.deb$/, ''));
+    if (!fs.existsSync(target)) execFileSync('dpkg-deb', ['-x', path.join(debs, deb), target]);
+    folders.push(target);
+  }
+  return folders;
+}
+
+/**
+ * The tracks: { id, source, duration } with `source` one playable file (stems already mixed).
+ * Written to <cacheDir>/tracks/, stable across runs (sorted by content hash).
+ */
+export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
+  const folders = fetchPackages(cacheDir, log);
+  const tracksDir = path.join(cacheDir, 'tracks');
+  const manifest = path.join(tracksDir, 'manifest.json');
+  if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  fs.mkdirSync(tracksDir, { recursive: true });
+  const sources = [];
+  for (const folder of folders) {
+    const files = walk(folder).filter((file) => !file.includes('/sounds/'));
+    const byDir = new Map();
+    for (const file of files) {
+      if (file.includes('/fretsonfire/')) {
+        const dir = path.dirname(file);
+        byDir.set(dir, [...(byDir.get(dir) ?? []), file]);
+      } else sources.push([file]);
+    }
+    for (const stems of byDir.values()) sources.push(stems.sort());
+  }
+  const seen = new Set();
+  const tracks = [];
+  for (const stems of sources) {
+    const hash = createHash('sha256');
+    for (const stem of stems) hash.update(fs.readFileSync(stem));
+    const digest = hash.digest('hex').slice(0, 16);
+    if (seen.has(digest)) continue;
+    seen.add(digest);
+    const duration = Math.max(...stems.map((stem) => probeDuration(ffprobe, stem)));
+    if (!(duration >= 30)) continue;
+    const out = path.join(tracksDir, `${digest}.mp3`);
+    // Every track is re-encoded (MP3, mono): the import's tag reader finds no duration in many Ogg
+    // Vorbis files (it rejects them), and stems must be mixed anyway.
+    const inputs = stems.flatMap((stem) => ['-i', stem]);
+    const mix = stems.length > 1 ? ['-filter_complex', `amix=inputs=${stems.length}:normalize=0`] : [];
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      ...inputs,
+      ...mix,
+      '-ac',
+      '1',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '192k',
+      out,
+    ]);
+    tracks.push({ id: digest, file: out, duration, origin: path.relative(cacheDir, stems[0]) });
+  }
+  tracks.sort((a, b) => a.id.localeCompare(b.id));
+  fs.writeFileSync(manifest, JSON.stringify(tracks, null, 2));
+  return tracks;
+}
