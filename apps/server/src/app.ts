@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -41,7 +41,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     // One line per request is noise in a DJ's terminal; failures are still logged by the error handler.
-    disableRequestLogging: !['debug', 'trace'].includes(deps.config.logLevel),
+    logController: new LogController({
+      disableRequestLogging: !['debug', 'trace'].includes(deps.config.logLevel),
+    }),
     bodyLimit: 1024 * 1024,
     // Long recording uploads must not be cut by a request timeout.
     requestTimeout: 0,

@@ -79,7 +79,7 @@ async function publishStatus(
 }
 
 export const NO_EVENT_TEXT =
-  'This recording has no event, so its songs cannot be stored as plays. The audio is kept: assign an event, then use Retry.';
+  'This recording has no event, so its songs cannot be stored as plays. The audio is kept: assign an event and it is recognised again.';
 
 /**
  * Recognises chunk `chunkNumber` of a recording (with the tail of the chunk before), or, without
