@@ -28,3 +28,8 @@ export function monoWav(
   }
   return buffer;
 }
+
+/** A 16-bit WAV file of float samples (-1..1, clipped outside). */
+export function floatWav(samples: Float32Array, sampleRate: number): Buffer {
+  return monoWav(sampleRate, samples.length, (i) => Math.max(-1, Math.min(1, samples[i]!)) * 32767);
+}

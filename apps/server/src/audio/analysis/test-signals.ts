@@ -4,6 +4,8 @@
  * same way every time; no audio file is committed.
  */
 
+import { floatWav } from '../wav.js';
+
 export const TEST_RATE = 22050;
 
 /** A seeded uniform noise source in -1..1 (a linear congruential generator). */
@@ -145,22 +147,5 @@ export function mix(...signals: Float32Array[]): Float32Array {
 
 /** A 16-bit PCM mono WAV file of `samples`, for tests that go through ffmpeg. */
 export function wavFile(samples: Float32Array, sampleRate = TEST_RATE): Buffer {
-  const data = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    data.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), i * 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return floatWav(samples, sampleRate);
 }

@@ -12,6 +12,7 @@ import { fingerprintSongJob, outdatedFingerprintSongs } from '../../jobs/fingerp
 import { importLibraryFolder } from '../../services/library-import.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import { DecodeError, decodeAudio } from '../decode.js';
+import { floatWav } from '../wav.js';
 import {
   FINGERPRINT_SAMPLE_RATE,
   FINGERPRINT_VERSION,
@@ -25,24 +26,7 @@ const RATE = 22050;
 const config = { ffmpegPath: process.env.FFMPEG_PATH || 'ffmpeg' };
 
 function writeWav16(file: string, samples: Float32Array, rate = RATE) {
-  const data = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), i * 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  fs.writeFileSync(file, Buffer.concat([header, data]));
+  fs.writeFileSync(file, floatWav(samples, rate));
 }
 
 let database: TestDatabase;

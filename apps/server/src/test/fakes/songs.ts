@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { floatWav } from '../../audio/wav.js';
 
 const run = promisify(execFile);
 
@@ -133,23 +134,7 @@ export function roomize(samples: Float32Array, rate: number, snrDb: number, seed
 
 /** 16-bit PCM mono WAV bytes. */
 export function wavBytes(samples: Float32Array, rate: number): Buffer {
-  const buffer = Buffer.alloc(44 + samples.length * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples.length * 2, 4);
-  buffer.write('WAVEfmt ', 8);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples.length * 2, 40);
-  for (let i = 0; i < samples.length; i += 1) {
-    buffer.writeInt16LE(Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), 44 + i * 2);
-  }
-  return buffer;
+  return floatWav(samples, rate);
 }
 
 export async function writeWav(file: string, samples: Float32Array, rate: number): Promise<void> {
