@@ -14,8 +14,8 @@ export const ServerMessages = {
     /** When the song started, ISO. */
     timestamp: Timestamp,
     ended_at: Timestamp.nullable(),
-    /** 0-1. */
-    confidence: z.number().min(0).max(1),
+    /** 0-1; null when the recogniser gives no score (AudD). */
+    confidence: z.number().min(0).max(1).nullable(),
     recording_id: z.number().int(),
   }),
   chunk_uploaded: z.object({

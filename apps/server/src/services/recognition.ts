@@ -214,8 +214,8 @@ async function announcePlays(deps: AppDeps, sessionId: string, recordingId: numb
         artist: row.artist,
         timestamp: row.startedAt.toISOString(),
         ended_at: row.endedAt?.toISOString() ?? null,
-        // A provider that gives no score (AudD) is shown as 0 % rather than an invented figure.
-        confidence: row.confidence ?? 0,
+        // Null when the provider gives no score (AudD): the panel then shows no percentage.
+        confidence: row.confidence,
         recording_id: recordingId,
       }),
     );

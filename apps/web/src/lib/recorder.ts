@@ -175,8 +175,8 @@ export interface RecognizedSongItem {
   artist: string;
   /** When the song started, ISO. */
   timestamp: string;
-  /** 0-1. */
-  confidence: number;
+  /** 0-1; null when the recogniser gave no score. */
+  confidence: number | null;
 }
 
 /** Newest first, at most RECORDING.recentSongs; the same song at the same time is listed once. */

@@ -39,6 +39,14 @@ describe('parseServerMessage', () => {
       type: 'song_recognized',
       data: song,
     });
+    // A cloud recogniser without a score (AudD) sends null; a figure outside 0-1 is refused.
+    const unscored = { ...song, confidence: null };
+    expect(parseServerMessage(JSON.stringify({ type: 'song_recognized', data: unscored }))?.data).toEqual(
+      unscored,
+    );
+    expect(
+      parseServerMessage(JSON.stringify({ type: 'song_recognized', data: { ...song, confidence: 1.5 } })),
+    ).toBeNull();
   });
   it('refuses unknown types, wrong shapes and non-JSON', () => {
     expect(parseServerMessage('{"type":"nonsense","data":{}}')).toBeNull();

@@ -270,9 +270,11 @@ export function BrowserRecorderPanel() {
                         </div>
                         <div className="flex shrink-0 items-center gap-2 text-sm">
                           <span>{formatTimeOfDay(song.timestamp)}</span>
-                          <Badge tone="info" size="sm">
-                            {Math.round(song.confidence * 100)}%
-                          </Badge>
+                          {song.confidence !== null && (
+                            <Badge tone="info" size="sm">
+                              {Math.round(song.confidence * 100)}%
+                            </Badge>
+                          )}
                         </div>
                       </li>
                     ))}
