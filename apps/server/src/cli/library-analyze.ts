@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { LibraryAnalysisProgress, LibraryAnalysisSummary } from '../services/analysis-library.js';
+import type { LibraryAnalysisSummary } from '../services/analysis-library.js';
 import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
+import { progressReporter } from './progress.js';
 
 /**
  * `wcs library analyze [--outdated] [--json]`: analyses the library in this process, with a pool
@@ -12,46 +13,6 @@ import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js'
 interface AnalyzeOptions extends DataDirOptions {
   outdated?: boolean;
   json?: boolean;
-}
-
-/** Without a terminal (a log file, CI), one plain line per this many songs instead of a bar. */
-const PLAIN_PROGRESS_EVERY = 25;
-
-/** A cli-progress bar on a terminal, plain lines otherwise; on stderr with --json. */
-async function progressReporter(stream: NodeJS.WriteStream) {
-  if (!stream.isTTY) {
-    return {
-      update({ done, total }: LibraryAnalysisProgress) {
-        if (done % PLAIN_PROGRESS_EVERY === 0 || done === total)
-          stream.write(`[wcs] ${done}/${total} songs\n`);
-      },
-      stop() {},
-    };
-  }
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: '{bar} {percentage}% | {value}/{total} songs | ETA {eta_formatted} | {file}',
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let isStarted = false;
-  return {
-    update({ done, total, outcome }: LibraryAnalysisProgress) {
-      const file = 'file' in outcome ? path.basename(outcome.file).slice(0, 40) : `song ${outcome.songId}`;
-      if (!isStarted) {
-        bar.start(total, 0, { file });
-        isStarted = true;
-      }
-      bar.update(done, { file });
-    },
-    stop() {
-      if (isStarted) bar.stop();
-    },
-  };
 }
 
 export function summaryText(summary: LibraryAnalysisSummary, isOutdatedOnly: boolean): string {
@@ -109,12 +70,24 @@ async function analyzeCommand(options: AnalyzeOptions): Promise<void> {
   const { pool, db } = createDatabase(database.connectionString, 2);
   const threads = createAnalysisPool({ size: config.analysisWorkers });
   try {
-    const progress = await progressReporter(options.json ? process.stderr : process.stdout);
+    const progress = await progressReporter(options.json ? process.stderr : process.stdout, {
+      unit: 'songs',
+      plainEvery: 25,
+    });
     let summary: LibraryAnalysisSummary;
     try {
       summary = await analyseLibrary(
         { db, analyser: analysis.poolAnalyser(threads, config.ffmpegPath) },
-        { isOutdatedOnly: options.outdated ?? false, concurrency: threads.size, onProgress: progress.update },
+        {
+          isOutdatedOnly: options.outdated ?? false,
+          concurrency: threads.size,
+          onProgress: ({ done, total, outcome }) =>
+            progress.update(
+              done,
+              total,
+              'file' in outcome ? path.basename(outcome.file) : `song ${outcome.songId}`,
+            ),
+        },
       );
     } finally {
       progress.stop();

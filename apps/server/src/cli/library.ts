@@ -1,55 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { ImportProgress, LibraryImportSummary } from '../services/library-import.js';
+import type { LibraryImportSummary } from '../services/library-import.js';
 import { registerLibraryAnalyzeCommand } from './library-analyze.js';
 import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
+import { progressReporter } from './progress.js';
 
 interface ImportOptions extends DataDirOptions {
   json?: boolean;
-}
-
-/** Without a terminal (a log file, CI), one plain line per this many files instead of a bar. */
-const PLAIN_PROGRESS_EVERY = 50;
-
-/**
- * A progress display for the import: a cli-progress bar on a terminal, plain lines otherwise.
- * With --json the summary owns stdout, so progress goes to stderr.
- */
-async function progressReporter(stream: NodeJS.WriteStream) {
-  if (!stream.isTTY) {
-    return {
-      update(progress: ImportProgress) {
-        if (progress.done % PLAIN_PROGRESS_EVERY === 0 || progress.done === progress.total) {
-          stream.write(`[wcs] ${progress.done}/${progress.total} files read and fingerprinted\n`);
-        }
-      },
-      stop() {},
-    };
-  }
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: '{bar} {percentage}% | {value}/{total} files read and fingerprinted | {file}',
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let isStarted = false;
-  return {
-    update(progress: ImportProgress) {
-      const file = path.basename(progress.file).slice(0, 40);
-      if (!isStarted) {
-        bar.start(progress.total, 0, { file });
-        isStarted = true;
-      }
-      bar.update(progress.done, { file });
-    },
-    stop() {
-      if (isStarted) bar.stop();
-    },
-  };
 }
 
 function summaryText(folder: string, summary: LibraryImportSummary, seconds: string): string {
@@ -105,10 +62,15 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
   const analysis = await import('../services/analysis.js');
   library.onSongImported(analysis.analysisImportHook({ db }));
   try {
-    const progress = await progressReporter(options.json ? process.stderr : process.stdout);
+    const progress = await progressReporter(options.json ? process.stderr : process.stdout, {
+      unit: 'files read and fingerprinted',
+      plainEvery: 50,
+    });
     let summary: LibraryImportSummary;
     try {
-      summary = await library.importLibraryFolder(db, absoluteFolder, { onProgress: progress.update });
+      summary = await library.importLibraryFolder(db, absoluteFolder, {
+        onProgress: ({ done, total, file }) => progress.update(done, total, path.basename(file)),
+      });
     } finally {
       progress.stop();
     }
