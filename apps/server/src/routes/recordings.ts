@@ -19,15 +19,9 @@ export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, tag, api.listRecordings, ({ query }) => listRecordings(deps.db, query));
   route(app, tag, api.recordingStats, () => recordingStats(deps.db));
   route(app, tag, api.getRecording, ({ params }) => getRecording(deps.db, params.id));
-  route(app, tag, api.assignRecordingEvent, async ({ params, query }) => {
-    const recording = await assignRecordingEvent(deps.db, params.id, query.event_id);
-    // Recognition runs again for the new event: its nights (socials) and time windows, and the
-    // plays a recording without an event could not store.
-    if (recording.chunk_count > 0) {
-      await deps.jobs.send('recording.process', { recording_id: recording.recording_id, reason: 'retry' });
-    }
-    return recording;
-  });
+  route(app, tag, api.assignRecordingEvent, ({ params, query }) =>
+    assignRecordingEvent(deps, params.id, query.event_id),
+  );
   route(app, tag, api.deleteRecording, ({ params }) => deleteRecording(deps, params.id));
   route(app, 'tasks', api.processRecording, ({ params }) => requestProcessing(deps, params.id));
 

@@ -409,7 +409,17 @@ async function announceChunk(deps: AppDeps, recording: Recording, chunkNumber: n
 // ---------------------------------------------------------------------------------------------
 // Changes
 
-export async function assignRecordingEvent(db: Db, id: number, eventId: number): Promise<Recording> {
+/**
+ * Gives the recording an event; its plays move with it, and recognition runs again for the new
+ * event: its nights (socials) and time windows, and the plays a recording without an event could
+ * not store.
+ */
+export async function assignRecordingEvent(
+  deps: Pick<AppDeps, 'db' | 'jobs'>,
+  id: number,
+  eventId: number,
+): Promise<Recording> {
+  const { db } = deps;
   const [event] = await db.select({ id: events.id }).from(events).where(eq(events.id, eventId));
   if (!event) throw notFound('Event', eventId);
   await db.transaction(async (tx) => {
@@ -419,10 +429,14 @@ export async function assignRecordingEvent(db: Db, id: number, eventId: number):
       .where(eq(recordings.id, id))
       .returning({ id: recordings.id });
     if (updated.length === 0) throw notFound('Recording', id);
-    // Its plays move with it; their night is found again when the recording is reprocessed.
+    // Its plays move with it; the reprocessing queued below finds their nights again.
     await tx.update(plays).set({ eventId, socialId: null }).where(eq(plays.recordingId, id));
   });
-  return getRecording(db, id);
+  const recording = await getRecording(db, id);
+  if (recording.chunk_count > 0) {
+    await deps.jobs.send('recording.process', { recording_id: id, reason: 'retry' });
+  }
+  return recording;
 }
 
 /** Deletes the recording, its chunks and its plays (one transaction), then its audio files. */
