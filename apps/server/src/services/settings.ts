@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { settings } from '../db/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { cloudRecognizersFrom } from '../providers/cloud-recognizers.js';
 import { badRequest } from './errors.js';
 import { scheduleScoreRecompute } from './scores.js';
 
@@ -68,10 +69,7 @@ function withReadOnly(editable: EditableSettings, config: ReadOnlyConfig): Setti
     ...editable,
     max_downloads_per_day: config.maxDownloadsPerDay,
     tor_enabled: config.torEnabled,
-    cloud_recognizers: [
-      ...(config.acrcloud ? ['acrcloud' as const] : []),
-      ...(config.audd ? ['audd' as const] : []),
-    ],
+    cloud_recognizers: cloudRecognizersFrom(config).map((recognizer) => recognizer.name),
   };
 }
 
