@@ -49,8 +49,14 @@ export const DEMO_SCALE: DemoScale = {
   recordings: 12,
 };
 
+/**
+ * Starts the analysis_version of every generated song with a file: its values were made up and its
+ * file is a placeholder tone, so neither the analyser nor the fingerprint index should take it up.
+ */
+export const DEMO_VERSION_PREFIX = 'demo-generator/';
+
 /** Written on every generated song that has a file: these values were made up, not measured. */
-export const DEMO_ANALYSIS_VERSION = 'demo-generator/1 (generated values, not analysed from audio)';
+export const DEMO_ANALYSIS_VERSION = `${DEMO_VERSION_PREFIX}1 (generated values, not analysed from audio)`;
 
 export interface PlannedSong {
   title: string;

@@ -2,6 +2,7 @@ import type { JobPayload } from '@wcs/contract';
 import { DecodeError } from '../audio/decode.js';
 import { FINGERPRINT_VERSION, fingerprintSong } from '../audio/fingerprint/index.js';
 import { poolOf } from '../audio/fingerprint/store.js';
+import { DEMO_VERSION_PREFIX } from '../demo/generate.js';
 import type { AppDeps } from '../deps.js';
 
 /**
@@ -32,16 +33,20 @@ export async function fingerprintSongJob(
   }
 }
 
-/** Songs to (re)index: a file, no current fingerprints, no earlier failure, no job waiting. */
+/**
+ * Songs to (re)index: a file, no current fingerprints, no earlier failure, no job waiting, and not
+ * a demo song (its file is a placeholder tone, not music anyone plays).
+ */
 export async function outdatedFingerprintSongs(deps: Pick<AppDeps, 'db'>): Promise<number[]> {
   const { rows } = await poolOf(deps.db).query<{ id: number }>(
     `select s.id from songs s
       where s.file_present and s.file_path is not null and s.fingerprint_error is null
         and s.fingerprint_version is distinct from $1
+        and coalesce(s.analysis_version not like $2, true)
         and not exists (select 1 from pgboss.job j where j.name = 'song.fingerprint'
                           and j.state in ('created', 'retry', 'active') and (j.data->>'song_id')::int = s.id)
       order by s.id`,
-    [FINGERPRINT_VERSION],
+    [FINGERPRINT_VERSION, `${DEMO_VERSION_PREFIX}%`],
   );
   return rows.map((row) => row.id);
 }

@@ -6,7 +6,7 @@
  *
  * A song is outdated when it has a file and its analysis_version differs from ANALYSIS_VERSION
  * (never analysed, or by another analyser): a changed analyser re-analyses exactly those. Values
- * the demo generator wrote are the exception (see GENERATED_VERSION_PREFIX). A file
+ * the demo generator wrote are the exception (see DEMO_VERSION_PREFIX). A file
  * that cannot be decoded keeps analyzed_at as it was (null for a new song) and gets a reason in
  * analysis_error; as its version stays outdated it is tried again at the next start or request.
  */
@@ -19,6 +19,7 @@ import { WorkerCrashError, WorkerTaskError } from '../analysis/worker-pool.js';
 import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
 import type { Db } from '../db/client.js';
 import { songs } from '../db/schema.js';
+import { DEMO_VERSION_PREFIX } from '../demo/generate.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { SongImportedHook } from './library-import.js';
 import { sendCoalesced } from './scores.js';
@@ -193,16 +194,13 @@ export async function analyseSong(
 }
 
 /**
- * Versions that start with this were written by the demo generator (`wcs demo seed`) beside
- * placeholder audio: analysing the placeholder would replace the generated values with noise, so
- * they are never outdated (`wcs library analyze` without --outdated still redoes them if asked).
+ * Songs with a file whose analysis is missing or was made by another analyser version. Demo songs
+ * (DEMO_VERSION_PREFIX) are never outdated: analysing their placeholder tone would replace the
+ * generated values with noise (`wcs library analyze` without --outdated still redoes them if asked).
  */
-export const GENERATED_VERSION_PREFIX = 'demo-generator/';
-
-/** Songs with a file whose analysis is missing or was made by another analyser version. */
 export function outdatedCondition(): SQL {
   return sql`(${songs.filePresent} and ${songs.analysisVersion} is distinct from ${ANALYSIS_VERSION}
-    and coalesce(${songs.analysisVersion} not like ${`${GENERATED_VERSION_PREFIX}%`}, true))`;
+    and coalesce(${songs.analysisVersion} not like ${`${DEMO_VERSION_PREFIX}%`}, true))`;
 }
 
 /** 'song.analyze' jobs waiting or running (pg-boss keeps its jobs in the pgboss schema). */

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../cli/index.js';
+import { DEMO_ANALYSIS_VERSION } from '../../demo/generate.js';
 import { fingerprintSongJob, outdatedFingerprintSongs } from '../../jobs/fingerprint-song.js';
 import { importLibraryFolder } from '../../services/library-import.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
@@ -231,6 +232,18 @@ describe('index maintenance', () => {
       'skipped',
     );
     expect(await outdatedFingerprintSongs({ db: database.db })).not.toContain(songId);
+  });
+
+  it('leaves demo songs (placeholder tones) out of the re-indexing', async () => {
+    const songId = idOf.get('song-2')!;
+    await database.pool.query(
+      `update songs set fingerprint_version = 'old', analysis_version = $2 where id = $1`,
+      [songId, DEMO_ANALYSIS_VERSION],
+    );
+    expect(await outdatedFingerprintSongs({ db: database.db })).not.toContain(songId);
+    await database.pool.query(`update songs set analysis_version = null where id = $1`, [songId]);
+    expect(await outdatedFingerprintSongs({ db: database.db })).toContain(songId);
+    await fingerprintSongJob({ db: database.db, config: config as never }, { song_id: songId });
   });
 
   it('deletes a song’s fingerprints with the song', async () => {
