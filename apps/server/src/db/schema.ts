@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -181,6 +182,20 @@ export const fingerprints = pgTable(
     index('fingerprints_song_idx').on(t.songId),
   ],
 );
+
+/** Bytes (PostgreSQL bytea) as a Node Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * Each indexed song's peaks (audio/fingerprint/store.ts encodes them), read to verify the songs
+ * that the hash lookup proposes. One row per song, deleted with it.
+ */
+export const fingerprintPeaks = pgTable('fingerprint_peaks', {
+  songId: integer('song_id')
+    .primaryKey()
+    .references(() => songs.id, { onDelete: 'cascade' }),
+  peaks: bytea('peaks').notNull(),
+});
 
 export const spotifyPopularityHistory = pgTable(
   'spotify_popularity_history',

@@ -51,11 +51,21 @@ describe('mergeDetections', () => {
   });
 
   it('joins detections a short gap apart but not a repeat of the song much later', () => {
-    const { plays } = mergeDetections([stored(1, 7, 0, 30)], [detection(7, 45, 70), detection(7, 200, 230)]);
+    const { plays } = mergeDetections(
+      [stored(1, 7, 0, 30)],
+      [detection(7, 45, 70, 0.8), detection(7, 200, 230)],
+    );
     expect(plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([
       [1, s(0), s(70)],
       [null, s(200), s(230)],
     ]);
+  });
+
+  it('does not stretch a play over a gap with a weak piece of its song (chance), but joins an overlapping one', () => {
+    const { plays } = mergeDetections([stored(1, 7, 0, 30)], [detection(7, 40, 50, 0.55)]);
+    expect(plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([[1, s(0), s(30)]]);
+    const joined = mergeDetections([stored(1, 7, 0, 30)], [detection(7, 25, 50, 0.55)]);
+    expect(joined.plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([[1, s(0), s(50)]]);
   });
 
   it('is idempotent: the same detections merged again change nothing', () => {

@@ -15,6 +15,9 @@
 /** Two detections of one song less than this apart are one play (a chunk boundary, a quiet bar). */
 export const MERGE_GAP_SECONDS = 20;
 
+/** Confidence of a score 1.5 times the engine's threshold (1 - 0.5^1.5). */
+export const WEAK_CONFIDENCE = 0.64;
+
 /** A piece of a decoded window: seconds [startS, endS) of the window begin at `startAtMs`. */
 export interface WindowPiece {
   startS: number;
@@ -79,6 +82,12 @@ export function mergeDetections(
       plays.push({ ...detection, id: null, changed: false });
       continue;
     }
+    // A weak piece after a gap beside a play of its song (one window barely over the threshold,
+    // in another chunk) is more likely chance than the song going on: it does not stretch it.
+    const overlaps = touching.some(
+      (play) => detection.startMs <= play.endMs && detection.endMs >= play.startMs,
+    );
+    if (!overlaps && detection.confidence !== null && detection.confidence < WEAK_CONFIDENCE) continue;
     // Keep a stored play when there is one (its id, and what was announced live, stay valid).
     touching.sort((a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || a.startMs - b.startMs);
     const target = touching[0]!;

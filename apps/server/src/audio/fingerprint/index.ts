@@ -1,7 +1,8 @@
 /**
  * The fingerprint engine's public face: index a song's file, recognise the songs heard in a
  * stretch of mono samples, and the library-import hook that indexes imported songs. How it works
- * (peaks → triplet hashes → offset votes under tempo/speed warps) is in README.md beside this file.
+ * (peaks → pair hashes → offset votes under tempo/speed warps → verification against the song's
+ * peaks) is in README.md beside this file.
  */
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -9,15 +10,19 @@ import type { SongImportedHook } from '../../services/library-import.js';
 import { DecodeError, decodeAudio } from '../decode.js';
 import { type Hashes, hashPeaks } from './hashes.js';
 import {
+  type Candidate,
   chainDetections,
   collectMatches,
   confidenceOf,
   type Detection,
   detectWindow,
+  type PeakGrid,
+  peakGrid,
+  scoreFor,
   TAIL_SECONDS,
-  votesFor,
   WINDOW_FRAMES,
   WINDOW_HOP,
+  windowCandidates,
 } from './matcher.js';
 import {
   FFT_SIZE,
@@ -25,12 +30,23 @@ import {
   HOP,
   MAX_DT,
   PEAK_TIME_RADIUS,
+  QUERY_PEAKS,
+  QUERY_TARGETS,
+  RANK_RADIUS,
+  REFERENCE_PEAKS,
   SAMPLE_RATE,
+  VERIFY_PEAKS,
   FINGERPRINT_VERSION as VERSION,
   WARPS,
 } from './params.js';
-import { extractPeaks } from './peaks.js';
-import { lookupHashes, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
+import { extractPeaks, keepDensity, type Peaks } from './peaks.js';
+import {
+  loadSongPeaks,
+  lookupHashes,
+  markFingerprintError,
+  poolOf,
+  replaceSongFingerprints,
+} from './store.js';
 
 export const FINGERPRINT_VERSION: string = VERSION;
 export const FINGERPRINT_SAMPLE_RATE: number = SAMPLE_RATE;
@@ -49,9 +65,13 @@ export interface FingerprintDeps {
   config: Pick<Config, 'ffmpegPath'>;
 }
 
-/** Peaks and triplet hashes of a signal at FINGERPRINT_SAMPLE_RATE, as stored in the index. */
-export function hashSignal(samples: Float32Array): Hashes {
-  return hashPeaks(extractPeaks(samples));
+/**
+ * What the index stores of a signal at FINGERPRINT_SAMPLE_RATE: its peaks for verification
+ * (VERIFY_PEAKS) and the pair hashes of the sparser REFERENCE_PEAKS among them.
+ */
+export function indexSignal(samples: Float32Array): { peaks: Peaks; hashes: Hashes } {
+  const peaks = extractPeaks(samples, VERIFY_PEAKS);
+  return { peaks, hashes: hashPeaks(keepDensity(peaks, REFERENCE_PEAKS)) };
 }
 
 /**
@@ -74,7 +94,7 @@ export async function fingerprintSong(
     throw error;
   }
   const durationS = samples.length / SAMPLE_RATE;
-  const hashes = hashSignal(samples);
+  const { peaks, hashes } = indexSignal(samples);
   if (hashes.count === 0) {
     await markFingerprintError(
       deps.db,
@@ -83,7 +103,7 @@ export async function fingerprintSong(
     );
     return { hashCount: 0, durationS };
   }
-  await replaceSongFingerprints(deps.db, song.songId, hashes, FINGERPRINT_VERSION);
+  await replaceSongFingerprints(deps.db, song.songId, hashes, peaks, FINGERPRINT_VERSION);
   return { hashCount: hashes.count, durationS };
 }
 
@@ -100,7 +120,7 @@ export async function recognizeTimeline(
   samples: Float32Array,
   options: { minConfidence?: number } = {},
 ): Promise<TimelinePlay[]> {
-  const minVotes = votesFor(options.minConfidence ?? 0.5);
+  const minScore = scoreFor(options.minConfidence ?? 0.5);
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
   // Windows every WINDOW_HOP frames, plus one ending with the signal (a short signal: one window).
   const starts: number[] = [];
@@ -108,26 +128,43 @@ export async function recognizeTimeline(
   const lastStart = Math.max(0, totalFrames - WINDOW_FRAMES);
   if (totalFrames > 0 && starts.at(-1) !== lastStart) starts.push(lastStart);
   const detections: Detection[] = [];
-  // Segments of SEGMENT_FRAMES window starts, hashed with the frames their windows need after
-  // them (and the targets of their last anchors), so memory stays bounded on long recordings.
+  // Songs' peak grids, loaded once per call for the candidates that need them.
+  const grids = new Map<number, PeakGrid | null>();
+  // Segments of SEGMENT_FRAMES window starts, analysed with the frames their windows need after
+  // them (and the targets of their last anchors, and the rank context of their last peaks), so
+  // memory stays bounded on long recordings.
   for (let segStart = 0; segStart < totalFrames; segStart += SEGMENT_FRAMES) {
     const windows = starts.filter((start) => start >= segStart && start < segStart + SEGMENT_FRAMES);
     if (windows.length === 0) continue;
-    const to = Math.min(totalFrames, windows.at(-1)! + WINDOW_FRAMES + MAX_DT + PEAK_TIME_RADIUS);
+    const to = Math.min(
+      totalFrames,
+      windows.at(-1)! + WINDOW_FRAMES + MAX_DT + PEAK_TIME_RADIUS + RANK_RADIUS,
+    );
     const segment = samples.subarray(segStart * HOP, Math.min(samples.length, (to - 1) * HOP + FFT_SIZE));
-    const peaks = extractPeaks(segment);
-    const perWarp = WARPS.map((warp) => hashPeaks(peaks, warp));
+    const local = extractPeaks(segment, QUERY_PEAKS);
+    const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
     const distinct = new Set<number>();
     for (const h of perWarp) for (let i = 0; i < h.count; i++) distinct.add(h.hash[i]!);
     const postings = await lookupHashes(db, distinct);
     const matches = collectMatches(perWarp, postings, segStart);
-    for (const start of windows) detections.push(...detectWindow(matches, start, minVotes));
+    const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
+    const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
+    const loaded = await loadSongPeaks(db, missing);
+    for (const id of missing) {
+      const peaks = loaded.get(id);
+      grids.set(id, peaks ? peakGrid(peaks) : null);
+    }
+    // The segment's peaks at absolute frames.
+    const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
+    for (const [w, start] of windows.entries()) {
+      detections.push(...detectWindow(candidates[w]!, start, query, grids, minScore));
+    }
   }
   return chainDetections(detections).map((play) => ({
     songId: play.songId,
     startS: round2(play.first * FRAME_SECONDS),
     endS: round2(Math.min(samples.length / SAMPLE_RATE, play.last * FRAME_SECONDS + TAIL_SECONDS)),
-    confidence: round2(confidenceOf(play.votes)),
+    confidence: round2(confidenceOf(play.score)),
   }));
 }
 

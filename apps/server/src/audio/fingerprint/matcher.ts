@@ -1,12 +1,24 @@
 /**
  * The matcher: a query's hashes (under every warp) looked up in the index vote for
- * (song, warp, time offset); a song is heard in a 10 s window when enough votes agree on one
- * offset (±1 frame). Windows that hear the same song at a consistent position in the song chain
- * into one play, whose start and end are the first and last matching landmarks. Random hits of
- * songs that are not playing spread over many offsets and stay far below the vote threshold.
+ * (song, warp, time offset); in each 10 s window the songs with most votes at one offset (±1
+ * frame) are candidates, verified against the song's own peaks: the query peaks that land on a
+ * peak of the song at that offset, minus what the song gives at other offsets by chance. Windows
+ * that hear the same song at a consistent position in the song chain into one play, whose start
+ * and end are the first and last verified peaks.
  */
 import type { Hashes } from './hashes.js';
-import { FRAME_SECONDS, MAX_DT, MIN_VOTES, WARPS } from './params.js';
+import {
+  BINS_PER_OCTAVE,
+  CANDIDATES,
+  CONTROL_OFFSETS,
+  FRAME_SECONDS,
+  MIN_CANDIDATE_VOTES,
+  MIN_SCORE,
+  VERIFY_BINS,
+  VERIFY_FRAMES,
+  WARPS,
+} from './params.js';
+import type { Peaks } from './peaks.js';
 import type { Postings } from './store.js';
 
 /** A song heard in one window. */
@@ -15,8 +27,9 @@ export interface Detection {
   warp: number;
   /** Reference frame minus warped query frame. */
   offset: number;
-  votes: number;
-  /** First and last query frames (absolute) of the agreeing landmarks. */
+  /** Verified peaks minus chance (verifyCandidate). */
+  score: number;
+  /** First and last query frames (absolute) of the verified peaks. */
   first: number;
   last: number;
 }
@@ -28,22 +41,43 @@ const OFFSET_BIAS = 2 ** 22;
 const keyOf = (songId: number, warp: number, offset: number) =>
   (songId * 64 + warp) * 2 ** 23 + offset + OFFSET_BIAS;
 
-interface Match {
-  key: number;
-  /** Absolute query frame of the anchor. */
-  t: number;
+/** Every index hit: its (song, warp, offset) key and the absolute query frame of its anchor, by frame. */
+export interface Matches {
+  key: Float64Array;
+  t: Int32Array;
+  length: number;
 }
 
 /**
- * Every index hit of the query, per warp. `hashesPerWarp[w]` are the query hashes under WARPS[w];
- * `frameBase` is added to their frames (a segment's place in the whole signal).
+ * Every index hit of the query, per warp, sorted by query frame (a counting sort: frames are few).
+ * `hashesPerWarp[w]` are the query hashes under WARPS[w]; `frameBase` is added to their frames (a
+ * segment's place in the whole signal).
  */
 export function collectMatches(
   hashesPerWarp: readonly Hashes[],
   postings: Postings,
   frameBase: number,
-): Match[] {
-  const matches: Match[] = [];
+): Matches {
+  let total = 0;
+  let maxT = 0;
+  for (const { hash, t, count } of hashesPerWarp) {
+    for (let i = 0; i < count; i++) {
+      const list = postings.get(hash[i]!);
+      if (list) total += list.length >> 1;
+      if (t[i]! > maxT) maxT = t[i]!;
+    }
+  }
+  // Hits per frame, then each frame's first slot.
+  const slots = new Int32Array(maxT + 2);
+  for (const { hash, t, count } of hashesPerWarp) {
+    for (let i = 0; i < count; i++) {
+      const list = postings.get(hash[i]!);
+      if (list) slots[t[i]! + 1]! += list.length >> 1;
+    }
+  }
+  for (let x = 0; x <= maxT; x++) slots[x + 1]! += slots[x]!;
+  const key = new Float64Array(total);
+  const frames = new Int32Array(total);
   for (let w = 0; w < hashesPerWarp.length; w++) {
     const { hash, t, count } = hashesPerWarp[w]!;
     const a = WARPS[w]!.a;
@@ -53,18 +87,35 @@ export function collectMatches(
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
       for (let p = 0; p < list.length; p += 2) {
-        matches.push({ key: keyOf(list[p]!, w, list[p + 1]! - warped), t: tq });
+        const slot = slots[t[i]!]!++;
+        key[slot] = keyOf(list[p]!, w, list[p + 1]! - warped);
+        frames[slot] = tq;
       }
     }
   }
-  matches.sort((x, y) => x.t - y.t);
-  return matches;
+  return { key, t: frames, length: total };
 }
 
-/** The best-voted detection per song in the frames [start, start + WINDOW_FRAMES). */
-export function detectWindow(matches: readonly Match[], start: number, minVotes = MIN_VOTES): Detection[] {
+/** A song whose hashes agree on one offset in a window: to be verified against its peaks. */
+export interface Candidate {
+  songId: number;
+  warp: number;
+  offset: number;
+  votes: number;
+}
+
+/**
+ * The CANDIDATES songs with the most hash votes at one offset (±1 frame) in the frames
+ * [start, start + WINDOW_FRAMES), best first.
+ */
+export function windowCandidates(
+  matches: Matches,
+  start: number,
+  limit: number = CANDIDATES,
+  minVotes: number = MIN_CANDIDATE_VOTES,
+): Candidate[] {
   const end = start + WINDOW_FRAMES;
-  // Votes are distinct anchor frames: the triplets of one anchor (or of one chord's notes at the
+  // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
   // same instant) agree with each other by construction and count once.
   const counts = new Map<number, number>();
   const lastFrame = new Map<number, number>();
@@ -73,12 +124,12 @@ export function detectWindow(matches: readonly Match[], start: number, minVotes 
   let hi = matches.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (matches[mid]!.t < start) lo = mid + 1;
+    if (matches.t[mid]! < start) lo = mid + 1;
     else hi = mid;
   }
-  const first = lo;
-  for (let i = first; i < matches.length && matches[i]!.t < end; i++) {
-    const { key, t } = matches[i]!;
+  for (let i = lo; i < matches.length && matches.t[i]! < end; i++) {
+    const key = matches.key[i]!;
+    const t = matches.t[i]!;
     if (lastFrame.get(key) === t) continue;
     lastFrame.set(key, t);
     counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -93,20 +144,161 @@ export function detectWindow(matches: readonly Match[], start: number, minVotes 
       best.set(songId, { key, votes });
     }
   }
-  const detections: Detection[] = [];
-  for (const [songId, { key, votes }] of best) {
-    let firstT = Number.POSITIVE_INFINITY;
-    let lastT = Number.NEGATIVE_INFINITY;
-    for (let i = first; i < matches.length && matches[i]!.t < end; i++) {
-      const k = matches[i]!.key;
-      if (k >= key - 1 && k <= key + 1) {
-        firstT = Math.min(firstT, matches[i]!.t);
-        lastT = Math.max(lastT, matches[i]!.t);
+  return [...best.entries()]
+    .sort((x, y) => y[1].votes - x[1].votes || x[0] - y[0])
+    .slice(0, limit)
+    .map(([songId, { key, votes }]) => ({
+      songId,
+      warp: Math.floor(key / 2 ** 23) % 64,
+      offset: (key % 2 ** 23) - OFFSET_BIAS,
+      votes,
+    }));
+}
+
+/** A song's peaks by frame, for verification: peaks of frame x are [start[x], start[x + 1]). */
+export interface PeakGrid {
+  start: Int32Array;
+  f: Float32Array;
+}
+
+export function peakGrid(peaks: Pick<Peaks, 't' | 'f' | 'count'>): PeakGrid {
+  const frames = peaks.count === 0 ? 0 : peaks.t[peaks.count - 1]! + 1;
+  const start = new Int32Array(frames + 1);
+  for (let i = 0; i < peaks.count; i++) start[peaks.t[i]! + 1]!++;
+  for (let x = 0; x < frames; x++) start[x + 1]! += start[x]!;
+  return { start, f: peaks.f.slice(0, peaks.count) };
+}
+
+/** Frames within which verified peaks at RUN_PEAKS distinct frames mark where a play starts or ends (chance matches are sparser). */
+const RUN_FRAMES = Math.round(1 / FRAME_SECONDS);
+const RUN_PEAKS = 5;
+/** Time scales tried around a candidate's warp: the warps are 2% apart, a DJ's pitch is anywhere. */
+const SCALE_STEPS = [0, -0.005, 0.005, -0.01, 0.01];
+
+/**
+ * Verifies a candidate: the query peaks of [from, to) (absolute frames) that land on a peak of
+ * the song at the candidate's warp and offset (the time scale and offset settled around the
+ * window's centre, within ±1% and ±2 frames), minus the median of the same count at
+ * CONTROL_OFFSETS (what the song gives by chance). First and last are the first and last of the
+ * verified peaks that have RUN_PEAKS within RUN_FRAMES (a stray chance match does not stretch a
+ * play).
+ */
+export function verifyCandidate(
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  from: number,
+  to: number,
+  grid: PeakGrid,
+  candidate: Pick<Candidate, 'warp' | 'offset'>,
+): { score: number; offset: number; first: number; last: number } {
+  const { a, pitch } = WARPS[candidate.warp]!;
+  const shift = pitch ? BINS_PER_OCTAVE * Math.log2(a) : 0;
+  let lo = 0;
+  let hi = query.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (query.t[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const frames = grid.start.length - 1;
+  // Reference frame of the window's centre: query frame c maps to anchor, others scale around it.
+  const c = Math.round((from + to) / 2);
+  const anchor = Math.round(c * a) + candidate.offset;
+  const matched: number[] = [];
+  const count = (scale: number, at0: number, tolerance: number, keep: boolean): number => {
+    let n = 0;
+    for (let i = lo; i < query.count && query.t[i]! < to; i++) {
+      const at = at0 + Math.round((query.t[i]! - c) * scale);
+      const f = query.f[i]! - shift;
+      let hit = false;
+      for (let x = Math.max(0, at - tolerance); x <= Math.min(frames - 1, at + tolerance) && !hit; x++) {
+        for (let k = grid.start[x]!; k < grid.start[x + 1]!; k++) {
+          if (Math.abs(grid.f[k]! - f) <= VERIFY_BINS) {
+            hit = true;
+            break;
+          }
+        }
+      }
+      if (!hit) continue;
+      n++;
+      // (distinct frames: a chord's notes landing together are one piece of evidence)
+      if (keep && matched.at(-1) !== query.t[i]!) matched.push(query.t[i]!);
+    }
+    return n;
+  };
+  // The peaks that land exactly settle the scale and the offset around a reference position;
+  // the controls are settled the same way, so the best of 25 tries is compared with the best of
+  // 25 tries (chance grows with the choice).
+  const settle = (around: number): { scale: number; at0: number } => {
+    let best = -1;
+    let settled = { scale: a, at0: around };
+    for (const step of SCALE_STEPS) {
+      for (const d of [0, -1, 1, -2, 2]) {
+        const n = count(a + step, around + d, 0, false);
+        if (n > best) {
+          best = n;
+          settled = { scale: a + step, at0: around + d };
+        }
       }
     }
-    const warp = Math.floor(key / 2 ** 23) % 64;
-    const offset = (key % 2 ** 23) - OFFSET_BIAS;
-    detections.push({ songId, warp, offset, votes, first: firstT, last: lastT });
+    return settled;
+  };
+  const { scale, at0 } = settle(anchor);
+  const score = count(scale, at0, VERIFY_FRAMES, true);
+  const controls = CONTROL_OFFSETS.map((d) => {
+    const control = settle(anchor + d);
+    return count(control.scale, control.at0, VERIFY_FRAMES, false);
+  }).sort((x, y) => x - y);
+  const mid = controls.length >> 1;
+  const chance = controls.length % 2 === 0 ? (controls[mid - 1]! + controls[mid]!) / 2 : controls[mid]!;
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i + RUN_PEAKS - 1 < matched.length; i++) {
+    if (matched[i + RUN_PEAKS - 1]! - matched[i]! <= RUN_FRAMES) {
+      first = matched[i]!;
+      break;
+    }
+  }
+  for (let i = matched.length - 1; i - RUN_PEAKS + 1 >= 0; i--) {
+    if (matched[i]! - matched[i - RUN_PEAKS + 1]! <= RUN_FRAMES) {
+      last = matched[i]!;
+      break;
+    }
+  }
+  // Too few matches for a run anywhere: the song is heard all the same, bounded by its matches.
+  if (first < 0 && matched.length > 0) {
+    first = matched[0]!;
+    last = matched.at(-1)!;
+  }
+  // The offset at the window's start frame, in the warp's terms (what chaining compares).
+  const offset = at0 - Math.round(c * a);
+  return { score: score - chance, offset, first, last };
+}
+
+/**
+ * The songs heard in the window [start, start + WINDOW_FRAMES): its candidates (windowCandidates)
+ * verified against their songs' peaks (`grids`; a song without peaks is skipped), kept at
+ * `minScore`.
+ */
+export function detectWindow(
+  candidates: readonly Candidate[],
+  start: number,
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  grids: ReadonlyMap<number, PeakGrid | null>,
+  minScore: number = MIN_SCORE,
+): Detection[] {
+  const detections: Detection[] = [];
+  for (const candidate of candidates) {
+    const grid = grids.get(candidate.songId);
+    if (!grid) continue;
+    const { score, offset, first, last } = verifyCandidate(
+      query,
+      start,
+      start + WINDOW_FRAMES,
+      grid,
+      candidate,
+    );
+    if (score < minScore || first < 0) continue;
+    detections.push({ songId: candidate.songId, warp: candidate.warp, offset, score, first, last });
   }
   return detections;
 }
@@ -116,8 +308,8 @@ export interface Play {
   /** Query frames of the first and last agreeing landmark. */
   first: number;
   last: number;
-  /** Best window's votes. */
-  votes: number;
+  /** Best window's score. */
+  score: number;
   warp: number;
 }
 
@@ -139,8 +331,8 @@ export function chainDetections(detections: readonly Detection[]): Play[] {
       if (Math.abs(predicted - seen) <= tolerance) {
         open.first = Math.min(open.first, d.first);
         open.last = Math.max(open.last, d.last);
-        if (d.votes > open.votes) {
-          open.votes = d.votes;
+        if (d.score > open.score) {
+          open.score = d.score;
           open.warp = d.warp;
         }
         open.offset = d.offset;
@@ -153,7 +345,7 @@ export function chainDetections(detections: readonly Detection[]): Play[] {
       songId: d.songId,
       first: d.first,
       last: d.last,
-      votes: d.votes,
+      score: d.score,
       warp: d.warp,
       offset: d.offset,
       a,
@@ -162,6 +354,9 @@ export function chainDetections(detections: readonly Detection[]): Play[] {
   if (open) plays.push(stripOpen(open));
   return mergeNearPlays(plays).sort((x, y) => x.first - y.first || x.songId - y.songId);
 }
+
+/** A piece scoring under this many times MIN_SCORE does not extend a nearby play of its song. */
+const WEAK_PIECE = 1.5;
 
 /** Plays of one song closer than this are one play (a DJ does not replay a song within it). */
 const MERGE_GAP_FRAMES = Math.round(45 / FRAME_SECONDS);
@@ -177,9 +372,12 @@ function mergeNearPlays(plays: Play[]): Play[] {
   for (const play of sorted) {
     const last = merged.at(-1);
     if (last && last.songId === play.songId && play.first - last.last <= MERGE_GAP_FRAMES) {
+      // A weak piece at another position (one window barely over the threshold) is more likely
+      // chance than the song going on: it neither stretches the play nor becomes a play.
+      if (play.score < WEAK_PIECE * MIN_SCORE && play.last > last.last) continue;
       last.last = Math.max(last.last, play.last);
-      if (play.votes > last.votes) {
-        last.votes = play.votes;
+      if (play.score > last.score) {
+        last.score = play.score;
         last.warp = play.warp;
       }
     } else merged.push({ ...play });
@@ -188,19 +386,19 @@ function mergeNearPlays(plays: Play[]): Play[] {
 }
 
 function stripOpen(play: Play): Play {
-  return { songId: play.songId, first: play.first, last: play.last, votes: play.votes, warp: play.warp };
+  return { songId: play.songId, first: play.first, last: play.last, score: play.score, warp: play.warp };
 }
 
-/** Confidence 0-1 of a vote count: 0.5 at the threshold, 0.75 at twice it, near 1 beyond. */
-export const confidenceOf = (votes: number): number => 1 - 0.5 ** (votes / MIN_VOTES);
+/** Confidence 0-1 of a score: 0.5 at MIN_SCORE, 0.75 at twice it, near 1 beyond. */
+export const confidenceOf = (score: number): number => 1 - 0.5 ** (Math.max(0, score) / MIN_SCORE);
 
-/** The vote count a confidence stands for (inverse of confidenceOf). */
-export const votesFor = (confidence: number): number =>
+/** The score a confidence stands for (inverse of confidenceOf). */
+export const scoreFor = (confidence: number): number =>
   confidence <= 0
-    ? 1
+    ? 0
     : confidence >= 1
       ? Number.POSITIVE_INFINITY
-      : Math.max(1, (-MIN_VOTES * Math.log(1 - confidence)) / Math.LN2);
+      : (-MIN_SCORE * Math.log(1 - confidence)) / Math.LN2;
 
-/** Seconds a play's last anchor lies before the end of the last landmark it hashes. */
-export const TAIL_SECONDS = (MAX_DT / 2) * FRAME_SECONDS;
+/** Seconds a play's last verified peak lies before the end of the sound it marks (half a window of the STFT plus the peak's neighbourhood). */
+export const TAIL_SECONDS = 0.25;

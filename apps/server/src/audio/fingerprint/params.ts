@@ -1,7 +1,8 @@
 /**
  * Every parameter of the fingerprint engine in one place. FINGERPRINT_VERSION names them, so a
  * change here re-indexes the outdated songs (songs.fingerprint_version) instead of silently mixing
- * hashes of two algorithms in one index.
+ * hashes of two algorithms in one index. The values were chosen on the recognition benchmark
+ * (scripts/bench/recognition.mjs); docs/performance.md has the figures.
  */
 
 /** Rate the engine decodes to: speech-band music content up to 4 kHz is enough for landmarks. */
@@ -14,24 +15,44 @@ export const FRAME_SECONDS = HOP / SAMPLE_RATE;
 /** Band searched for peaks: below, room modes and phone microphones ruin the bass; above, little survives. */
 export const MIN_HZ = 200;
 export const MAX_HZ = 3600;
-/** Log-frequency resolution of the hashes: bins per octave (1/32 octave = 2.2%). */
+/** Log-frequency unit of peaks: bins per octave (1/32 octave = 2.2%). */
 export const BINS_PER_OCTAVE = 32;
 /** A peak must be the maximum of this neighbourhood (± frames, ± FFT bins). */
 export const PEAK_TIME_RADIUS = 3;
 export const PEAK_FREQ_RADIUS = 6;
-/** Peaks kept per block of frames, the strongest first: a fixed density whatever the loudness. */
-export const PEAK_BLOCK_FRAMES = 16;
-export const PEAKS_PER_BLOCK = 9;
-/** Targets paired with each anchor (the next ones in time in its zone); triplets are pairs of them. */
-export const FANOUT = 4;
-/** Largest time step inside a triplet, in frames (6 bits), after warping. */
-export const MAX_DT = 63;
-/** Largest log-frequency step between anchor and target, in bins (6 bits signed). */
+/**
+ * Density: a peak is kept when fewer than this many stronger peaks lie within ±RANK_RADIUS frames
+ * of it. A sliding rank (not a top-N per fixed block) keeps the choice the same wherever a
+ * recording starts. The reference keeps fewer peaks than a query: the query's extra peaks are what
+ * lets the reference's peaks survive noise that outranks them.
+ */
+export const RANK_RADIUS = 8;
+export const REFERENCE_PEAKS = 6;
+export const QUERY_PEAKS = 10;
+/**
+ * Peaks stored per song for verification (a superset of the hashed ones, about 26 per second):
+ * the more of the song's peaks a query can land on, the further a true match stands from chance.
+ */
+export const VERIFY_PEAKS = 14;
+/**
+ * Pairs: a reference anchor is paired with the first REFERENCE_TARGETS peaks of its target zone
+ * (the next MAX_DT frames, ±MAX_DF log-frequency bins); a query anchor with the first
+ * QUERY_TARGETS, a superset, so a reference pair whose two peaks survive is always hashed.
+ */
+export const REFERENCE_TARGETS = 5;
+export const QUERY_TARGETS = 8;
+/** Largest time step of a pair, in frames (5 bits); short, so a 1% warp error moves it < 1/3 frame. */
+export const MAX_DT = 31;
+/** Largest log-frequency step of a pair, in peak bins (1/32 octave). */
 export const MAX_DF = 31;
+/** Hash frequency resolution: HASH_STEPS units per peak bin (1/64 octave). */
+export const HASH_STEPS = 2;
 
 /**
  * Warps tried on a query: time scaled by `a` (tempo), and for speed changes the log-frequency
- * shifted by the same factor. Covers ±8% with a 1% step.
+ * shifted by the same factor. Covers ±8%: tempo alone with a 2% step (pairs span at most MAX_DT
+ * frames, so the remaining ≤1% error moves a time step by under a third of a frame), speed with
+ * a 1% step (the anchor's frequency is hashed at 1/64 octave = 1.1%).
  */
 export interface Warp {
   /** Query time × a = reference time. */
@@ -45,7 +66,8 @@ function buildWarps(): Warp[] {
   for (let step = 1; step <= 8; step++) {
     for (const sign of [1, -1]) {
       const a = 1 + (sign * step) / 100;
-      warps.push({ a, pitch: false }, { a, pitch: true });
+      if (step % 2 === 0) warps.push({ a, pitch: false });
+      warps.push({ a, pitch: true });
     }
   }
   return warps;
@@ -53,7 +75,22 @@ function buildWarps(): Warp[] {
 
 export const WARPS: readonly Warp[] = buildWarps();
 
-/** Votes (within ±1 frame of one offset) a 10 s window needs before a song counts as heard. */
-export const MIN_VOTES = 6;
+/** Songs per window whose best offset (by hash votes) is verified against the song's peaks. */
+export const CANDIDATES = 5;
+/** Hash votes (distinct anchor frames within ±1 frame of one offset) a candidate needs. */
+export const MIN_CANDIDATE_VOTES = 3;
+/** Verification tolerance: a query peak matches a reference peak within ± frames and ± peak bins. */
+export const VERIFY_FRAMES = 1;
+export const VERIFY_BINS = 0.7;
+/**
+ * Control offsets (frames) around a candidate's offset: the median of their matches is what the
+ * song's peaks give by chance (sustained notes, the same key), subtracted from the score.
+ */
+export const CONTROL_OFFSETS: readonly number[] = [-151, -113, -71, -37, 37, 71, 113, 151];
+/**
+ * Score (verified peaks minus the control median) a 10 s window needs before a song counts as
+ * heard: confidence 0.5. Above the best impostor of the benchmark's 7,000 windows.
+ */
+export const MIN_SCORE = 30;
 
-export const FINGERPRINT_VERSION = `tri2-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}-p${PEAKS_PER_BLOCK}x${PEAK_BLOCK_FRAMES}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-fo${FANOUT}`;
+export const FINGERPRINT_VERSION = `pair1-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;

@@ -1,15 +1,15 @@
 // Peaks: the landmarks must not move when the level changes (gain, a quieter microphone), must
 // keep a fixed density, and silence must give none.
 import { describe, expect, it } from 'vitest';
-import { FRAME_SECONDS, PEAK_BLOCK_FRAMES, PEAKS_PER_BLOCK, SAMPLE_RATE } from './params.js';
-import { extractPeaks } from './peaks.js';
+import { FRAME_SECONDS, HOP, QUERY_PEAKS, RANK_RADIUS, REFERENCE_PEAKS, SAMPLE_RATE } from './params.js';
+import { extractPeaks, keepDensity } from './peaks.js';
 import { scale, synthSong } from './synth.js';
 
 describe('extractPeaks', () => {
   const song = synthSong(11, 20, SAMPLE_RATE);
 
   it('finds the same peaks after a gain change of -20 dB and +6 dB', () => {
-    // Identical up to float32 rounding, which can only swap near-equal peaks at a block's cut.
+    // Identical up to float32 rounding, which can only swap near-equal peaks of one neighbourhood.
     const reference = extractPeaks(song);
     const key = (p: ReturnType<typeof extractPeaks>, i: number) => `${p.t[i]}:${p.f[i]!.toFixed(2)}`;
     const referenceKeys = new Set(Array.from({ length: reference.count }, (_, i) => key(reference, i)));
@@ -22,13 +22,53 @@ describe('extractPeaks', () => {
     }
   });
 
-  it('keeps a fixed density: at most PEAKS_PER_BLOCK per block, close to it on music', () => {
+  it('keeps a fixed density: fewer than REFERENCE_PEAKS stronger ones around each, close to it on music', () => {
     const peaks = extractPeaks(song);
-    const blocks = Math.ceil(peaks.frames / PEAK_BLOCK_FRAMES);
-    expect(peaks.count).toBeLessThanOrEqual(blocks * PEAKS_PER_BLOCK);
-    expect(peaks.count).toBeGreaterThan(blocks * PEAKS_PER_BLOCK * 0.8);
+    const span = 2 * RANK_RADIUS + 1;
+    // No window of `span` frames holds more than 2 × REFERENCE_PEAKS (each peak outranks the rest).
+    for (let i = 0; i < peaks.count; i++) {
+      let inWindow = 0;
+      for (let j = i; j < peaks.count && peaks.t[j]! < peaks.t[i]! + span; j++) inWindow++;
+      expect(inWindow).toBeLessThanOrEqual(2 * REFERENCE_PEAKS);
+    }
     const perSecond = peaks.count / (peaks.frames * FRAME_SECONDS);
-    expect(perSecond).toBeGreaterThan(10);
+    const nominal = REFERENCE_PEAKS / (span * FRAME_SECONDS);
+    expect(perSecond).toBeGreaterThan(nominal * 0.7);
+    expect(perSecond).toBeLessThan(nominal * 1.6);
+    // A query keeps more: a superset of the reference's peaks.
+    const query = extractPeaks(song, QUERY_PEAKS);
+    expect(query.count).toBeGreaterThan(peaks.count * 1.4);
+    const queryKeys = new Set(Array.from({ length: query.count }, (_, i) => `${query.t[i]}:${query.f[i]}`));
+    let kept = 0;
+    for (let i = 0; i < peaks.count; i++) if (queryKeys.has(`${peaks.t[i]}:${peaks.f[i]}`)) kept++;
+    expect(kept).toBe(peaks.count);
+  });
+
+  it('keeps, from a denser extraction, exactly the peaks a sparser one finds', () => {
+    const dense = extractPeaks(song, 14);
+    const sparse = extractPeaks(song, REFERENCE_PEAKS);
+    const kept = keepDensity(dense, REFERENCE_PEAKS);
+    expect(dense.count).toBeGreaterThan(sparse.count * 1.8);
+    expect(Array.from(kept.t)).toEqual(Array.from(sparse.t));
+    expect(Array.from(kept.f)).toEqual(Array.from(sparse.f));
+  });
+
+  it('chooses the same peaks wherever the signal is cut (no block grid)', () => {
+    const whole = extractPeaks(song);
+    const key = (t: number, f: number) => `${t}:${f.toFixed(1)}`;
+    const wholeKeys = new Set(Array.from({ length: whole.count }, (_, i) => key(whole.t[i]!, whole.f[i]!)));
+    for (const cut of [3, 8, 11]) {
+      const part = extractPeaks(song.subarray(cut * HOP));
+      let same = 0;
+      let inner = 0;
+      for (let i = 0; i < part.count; i++) {
+        // Away from the edges, where the neighbourhoods and the whitening are whole.
+        if (part.t[i]! < 2 * RANK_RADIUS || part.t[i]! > part.frames - 2 * RANK_RADIUS) continue;
+        inner++;
+        if (wholeKeys.has(key(part.t[i]! + cut, part.f[i]!))) same++;
+      }
+      expect(same / inner).toBeGreaterThan(0.9);
+    }
   });
 
   it('returns frames in ascending order and frequencies inside the band', () => {

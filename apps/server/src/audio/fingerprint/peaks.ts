@@ -1,8 +1,8 @@
 /**
  * Spectral peaks ("landmarks") of a mono signal: the STFT's log magnitude, whitened per frequency
  * bin (so equalisation and gain do not move peaks), local maxima of a time-frequency neighbourhood,
- * and a fixed number of the strongest per block of frames (so density does not depend on loudness
- * or noise). Each peak has an integer frame and a fractional log-frequency (parabolic interpolation),
+ * kept when few stronger ones lie near them in time (a sliding rank: the density does not depend on
+ * loudness or noise, and the choice does not depend on where the signal starts). Each peak has an integer frame and a fractional log-frequency (parabolic interpolation),
  * which is what lets the matcher warp queries for speed changes.
  */
 import FFT from 'fft.js';
@@ -12,10 +12,10 @@ import {
   HOP,
   MAX_HZ,
   MIN_HZ,
-  PEAK_BLOCK_FRAMES,
   PEAK_FREQ_RADIUS,
   PEAK_TIME_RADIUS,
-  PEAKS_PER_BLOCK,
+  RANK_RADIUS,
+  REFERENCE_PEAKS,
   SAMPLE_RATE,
 } from './params.js';
 
@@ -27,6 +27,28 @@ export interface Peaks {
   count: number;
   /** Frames in the analysed signal. */
   frames: number;
+  /** Stronger peaks within ±RANK_RADIUS frames of each (its rank; kept when under the density). */
+  rank: Uint8Array;
+}
+
+/** The peaks of a denser set that a smaller density keeps (the same as extracting at it). */
+export function keepDensity(peaks: Peaks, density: number): Peaks {
+  const t: number[] = [];
+  const f: number[] = [];
+  const rank: number[] = [];
+  for (let i = 0; i < peaks.count; i++) {
+    if (peaks.rank[i]! >= density) continue;
+    t.push(peaks.t[i]!);
+    f.push(peaks.f[i]!);
+    rank.push(peaks.rank[i]!);
+  }
+  return {
+    t: Int32Array.from(t),
+    f: Float32Array.from(f),
+    count: t.length,
+    frames: peaks.frames,
+    rank: Uint8Array.from(rank),
+  };
 }
 
 const BIN_HZ = SAMPLE_RATE / FFT_SIZE;
@@ -92,13 +114,18 @@ export function spectrogram(samples: Float32Array): { data: Float32Array; frames
   return { data, frames };
 }
 
+/** Frames per block of the local-maximum search (buffers reused from block to block). */
+const BLOCK_FRAMES = 16;
+
 /**
- * The peaks of a signal at SAMPLE_RATE. Memory: the spectrogram (whitened in place) plus buffers
- * of one block, about 7 MB per minute of signal.
+ * The peaks of a signal at SAMPLE_RATE: local maxima with fewer than `density` stronger ones within
+ * ±RANK_RADIUS frames (REFERENCE_PEAKS for the index, QUERY_PEAKS for a query). Memory: the
+ * spectrogram (whitened in place) and the local maxima, about 8 MB per minute of signal.
  */
-export function extractPeaks(samples: Float32Array): Peaks {
+export function extractPeaks(samples: Float32Array, density: number = REFERENCE_PEAKS): Peaks {
   const { data: white, frames } = spectrogram(samples);
-  if (frames === 0) return { t: new Int32Array(0), f: new Float32Array(0), count: 0, frames };
+  if (frames === 0)
+    return { t: new Int32Array(0), f: new Float32Array(0), count: 0, frames, rank: new Uint8Array(0) };
   // Whitening: subtract each bin's mean over the signal (a fixed EQ or gain becomes a no-op).
   const mean = new Float64Array(BINS);
   for (let frame = 0; frame < frames; frame++) {
@@ -118,22 +145,22 @@ export function extractPeaks(samples: Float32Array): Peaks {
   const score = white;
   // Per block: the neighbourhood maximum (along frequency, then along time) of the block's frames
   // and PEAK_TIME_RADIUS frames either side, in buffers reused from block to block.
-  const span = PEAK_BLOCK_FRAMES + 2 * PEAK_TIME_RADIUS;
+  const span = BLOCK_FRAMES + 2 * PEAK_TIME_RADIUS;
   const maxF = new Float32Array(span * BINS);
   const maxTF = new Float32Array(span * BINS);
   const deque = new Int32Array(Math.max(span, BINS));
-  const outT: number[] = [];
-  const outF: number[] = [];
-  const candidates: Array<{ frame: number; bin: number; value: number }> = [];
-  for (let block = 0; block < frames; block += PEAK_BLOCK_FRAMES) {
+  // Local maxima in time order: frame, bin and whitened value.
+  const candFrame: number[] = [];
+  const candBin: number[] = [];
+  const candValue: number[] = [];
+  for (let block = 0; block < frames; block += BLOCK_FRAMES) {
     const lo = Math.max(0, block - PEAK_TIME_RADIUS);
-    const hi = Math.min(frames, block + PEAK_BLOCK_FRAMES + PEAK_TIME_RADIUS);
+    const hi = Math.min(frames, block + BLOCK_FRAMES + PEAK_TIME_RADIUS);
     const n = hi - lo;
     const view = score.subarray(lo * BINS, hi * BINS);
     for (let i = 0; i < n; i++) slidingMax(view, i * BINS, 1, BINS, PEAK_FREQ_RADIUS, maxF, deque);
     for (let b = 0; b < BINS; b++) slidingMax(maxF, b, BINS, n, PEAK_TIME_RADIUS, maxTF, deque);
-    candidates.length = 0;
-    const end = Math.min(frames, block + PEAK_BLOCK_FRAMES);
+    const end = Math.min(frames, block + BLOCK_FRAMES);
     for (let frame = block; frame < end; frame++) {
       const row = frame * BINS;
       const local = (frame - lo) * BINS;
@@ -141,26 +168,51 @@ export function extractPeaks(samples: Float32Array): Peaks {
       for (let b = 1; b < BINS - 1; b++) {
         const value = score[row + b]!;
         if (value === maxTF[local + b]! && value > score[row + b - 1]! && value > 0) {
-          candidates.push({ frame, bin: b, value });
+          candFrame.push(frame);
+          candBin.push(b);
+          candValue.push(value);
         }
       }
     }
-    candidates.sort((x, y) => y.value - x.value || x.frame - y.frame || x.bin - y.bin);
-    const kept = candidates.slice(0, PEAKS_PER_BLOCK);
-    kept.sort((x, y) => x.frame - y.frame || x.bin - y.bin);
-    for (const peak of kept) {
-      const row = peak.frame * BINS + peak.bin;
-      // Parabolic interpolation of the raw log magnitude (whitened + the bin's mean).
-      const l = white[row - 1]! + mean[peak.bin - 1]!;
-      const c = white[row]! + mean[peak.bin]!;
-      const r = white[row + 1]! + mean[peak.bin + 1]!;
-      // (the frame's mean is common to the three and cancels out of the vertex)
-      const denom = l - 2 * c + r;
-      const delta = denom < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (l - r)) / denom)) : 0;
-      const hz = (K_LO + peak.bin + delta) * BIN_HZ;
-      outT.push(peak.frame);
-      outF.push(BINS_PER_OCTAVE * Math.log2(hz / MIN_HZ));
-    }
   }
-  return { t: Int32Array.from(outT), f: Float32Array.from(outF), count: outT.length, frames };
+  // Sliding rank: kept when fewer than `density` maxima within ±RANK_RADIUS frames are stronger
+  // (ties broken by time then bin, so equal values cannot both be dropped or both kept by chance).
+  const outT: number[] = [];
+  const outF: number[] = [];
+  const outRank: number[] = [];
+  let from = 0;
+  let to = 0;
+  const total = candFrame.length;
+  for (let i = 0; i < total; i++) {
+    const frame = candFrame[i]!;
+    const value = candValue[i]!;
+    while (candFrame[from]! < frame - RANK_RADIUS) from++;
+    while (to < total && candFrame[to]! <= frame + RANK_RADIUS) to++;
+    let stronger = 0;
+    for (let j = from; j < to && stronger < density; j++) {
+      const other = candValue[j]!;
+      if (other > value || (other === value && j < i)) stronger++;
+    }
+    if (stronger >= density) continue;
+    const bin = candBin[i]!;
+    const row = frame * BINS + bin;
+    // Parabolic interpolation of the raw log magnitude (whitened + the bin's mean).
+    const l = white[row - 1]! + mean[bin - 1]!;
+    const c = white[row]! + mean[bin]!;
+    const r = white[row + 1]! + mean[bin + 1]!;
+    // (the frame's mean is common to the three and cancels out of the vertex)
+    const denom = l - 2 * c + r;
+    const delta = denom < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (l - r)) / denom)) : 0;
+    const hz = (K_LO + bin + delta) * BIN_HZ;
+    outT.push(frame);
+    outF.push(BINS_PER_OCTAVE * Math.log2(hz / MIN_HZ));
+    outRank.push(stronger);
+  }
+  return {
+    t: Int32Array.from(outT),
+    f: Float32Array.from(outF),
+    count: outT.length,
+    frames,
+    rank: Uint8Array.from(outRank),
+  };
 }
