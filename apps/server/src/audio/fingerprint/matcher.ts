@@ -96,6 +96,18 @@ export function collectMatches(
   return { key, t: frames, length: total };
 }
 
+/** Index of the first of `count` ascending frames that is at or after `frame` (binary search). */
+function firstAtOrAfter(frames: ArrayLike<number>, count: number, frame: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid]! < frame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** A song whose hashes agree on one offset in a window: to be verified against its peaks. */
 export interface Candidate {
   songId: number;
@@ -120,13 +132,7 @@ export function windowCandidates(
   const counts = new Map<number, number>();
   const lastFrame = new Map<number, number>();
   // matches are sorted by t: binary search the window's first match.
-  let lo = 0;
-  let hi = matches.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (matches.t[mid]! < start) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstAtOrAfter(matches.t, matches.length, start);
   for (let i = lo; i < matches.length && matches.t[i]! < end; i++) {
     const key = matches.key[i]!;
     const t = matches.t[i]!;
@@ -192,13 +198,7 @@ export function verifyCandidate(
 ): { score: number; offset: number; first: number; last: number } {
   const { a, pitch } = WARPS[candidate.warp]!;
   const shift = pitch ? BINS_PER_OCTAVE * Math.log2(a) : 0;
-  let lo = 0;
-  let hi = query.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (query.t[mid]! < from) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstAtOrAfter(query.t, query.count, from);
   const frames = grid.start.length - 1;
   // Reference frame of the window's centre: query frame c maps to anchor, others scale around it.
   const c = Math.round((from + to) / 2);
