@@ -439,7 +439,8 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
   const engine = await dist('audio/fingerprint/index.js');
   const { keepDensity } = await dist('audio/fingerprint/peaks.js');
   const { hashPeaks } = await dist('audio/fingerprint/hashes.js');
-  const { encodePeaks, replaceSongFingerprints } = await dist('audio/fingerprint/store.js');
+  const { encodeHashes, encodePeaks, replaceSongFingerprints } = await dist('audio/fingerprint/store.js');
+  const { currentIndex } = await dist('audio/fingerprint/memory-index.js');
   const { FRAME_SECONDS, REFERENCE_PEAKS } = await dist('audio/fingerprint/params.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const database = await openDb();
@@ -496,10 +497,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
          select title, 'Filler', title, $2, now() from unnest($1::text[]) as u(title) returning id`,
         [titles, engine.FINGERPRINT_VERSION],
       );
-      const hashes = [];
-      const songIds = [];
-      const times = [];
-      const peakRows = [];
+      const blobs = [];
       for (let k = 0; k < count; k++) {
         const i = first + k;
         const source = peaksOf[i % peaksOf.length];
@@ -514,39 +512,39 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
           rank[j] = source.rank[n - 1 - j];
         }
         const h = hashPeaks(keepDensity({ t, f, count: n, frames: source.frames, rank }, REFERENCE_PEAKS));
-        peakRows.push([rows[k].id, encodePeaks({ t, f, count: n })]);
-        for (let j = 0; j < h.count; j++) {
-          hashes.push(h.hash[j]);
-          songIds.push(rows[k].id);
-          times.push(h.t[j]);
-        }
+        blobs.push([rows[k].id, encodeHashes(h), encodePeaks({ t, f, count: n })]);
         fillerSeconds += source.frames * FRAME_SECONDS;
       }
-      await database.pool.query(
-        'insert into fingerprints (hash, song_id, t) select * from unnest($1::int[], $2::int[], $3::int[])',
-        [`{${hashes.join(',')}}`, `{${songIds.join(',')}}`, `{${times.join(',')}}`],
-      );
-      for (const [songId, peaks] of peakRows) {
-        await database.pool.query('insert into fingerprint_peaks (song_id, peaks) values ($1, $2)', [
-          songId,
-          peaks,
-        ]);
+      for (const [songId, hashes, peaks] of blobs) {
+        await database.pool.query(
+          'insert into song_fingerprints (song_id, hashes, peaks) values ($1, $2, $3)',
+          [songId, hashes, peaks],
+        );
       }
     }
     log(`fillers stored in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    await database.pool.query('vacuum analyze fingerprints');
+    await database.pool.query('vacuum analyze song_fingerprints');
     const { rows: sizeRows } = await database.pool.query(
-      `select count(*)::float8 as n, pg_total_relation_size('fingerprints')::float8 as bytes,
-              pg_relation_size('fingerprints')::float8 as heap,
-              pg_total_relation_size('fingerprint_peaks')::float8 as peaks from fingerprints`,
+      `select sum(length(hashes))::float8 / 8 as n, pg_total_relation_size('song_fingerprints')::float8 as bytes,
+              sum(length(peaks))::float8 as peaks from song_fingerprints`,
     );
     const indexedHours = (audioSeconds + fillerSeconds) / 3600;
-    const { n, heap, peaks } = sizeRows[0];
-    const bytes = sizeRows[0].bytes + peaks;
+    const { n, bytes, peaks } = sizeRows[0];
     say(
-      `Index at ${inIndex.length + fillers} songs (${indexedHours.toFixed(1)} h): ${(n / 1e6).toFixed(1)} M rows, ` +
-        `${(bytes / 2 ** 20).toFixed(0)} MB on disk (hash table ${(heap / 2 ** 20).toFixed(0)} MB + its indexes + peaks ${(peaks / 2 ** 20).toFixed(0)} MB) = ` +
+      `Index at ${inIndex.length + fillers} songs (${indexedHours.toFixed(1)} h): ${(n / 1e6).toFixed(1)} M hashes, ` +
+        `${(bytes / 2 ** 20).toFixed(0)} MB on disk (of which peaks ${(peaks / 2 ** 20).toFixed(0)} MB) = ` +
         `${(bytes / 2 ** 20 / indexedHours).toFixed(1)} MB per hour of audio`,
+    );
+    // The in-memory index: load time from PostgreSQL and memory, as a process starting with this library.
+    const heapBefore = process.memoryUsage().arrayBuffers;
+    const t2 = performance.now();
+    const index = await currentIndex(database.db);
+    const loadMs = performance.now() - t2;
+    const memoryMb = (index.entries.byteLength + index.offsets.byteLength) / 2 ** 20;
+    say(
+      `In-memory index: ${(index.size / 1e6).toFixed(1)} M entries loaded in ${(loadMs / 1000).toFixed(1)} s, ` +
+        `${memoryMb.toFixed(0)} MB (${(index.entries.byteLength / 2 ** 20 / indexedHours).toFixed(2)} MB per hour of audio + ${(index.offsets.byteLength / 2 ** 20).toFixed(0)} MB of buckets); ` +
+        `array buffers grew by ${((process.memoryUsage().arrayBuffers - heapBefore) / 2 ** 20).toFixed(0)} MB`,
     );
     // Query timing at scale, one query at a time (the server's job runs one chunk at a time too).
     const timings = { recognize: [], chunk: [] };

@@ -163,37 +163,22 @@ export const songs = pgTable(
   ],
 );
 
-/**
- * The recognition index: one row per fingerprint hash of a song's audio (see audio/fingerprint).
- * `t` is the anchor's frame in the song. Looked up by hash (index-only scan on hash, song_id, t);
- * deleting a song deletes its rows (cascade, by the song_id index).
- */
-export const fingerprints = pgTable(
-  'fingerprints',
-  {
-    hash: integer('hash').notNull(),
-    songId: integer('song_id')
-      .notNull()
-      .references(() => songs.id, { onDelete: 'cascade' }),
-    t: integer('t').notNull(),
-  },
-  (t) => [
-    index('fingerprints_hash_idx').on(t.hash, t.songId, t.t),
-    index('fingerprints_song_idx').on(t.songId),
-  ],
-);
-
 /** Bytes (PostgreSQL bytea) as a Node Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
- * Each indexed song's peaks (audio/fingerprint/store.ts encodes them), read to verify the songs
- * that the hash lookup proposes. One row per song, deleted with it.
+ * The recognition index, one row per indexed song (audio/fingerprint/store.ts encodes the blobs):
+ * its pair hashes with their anchor frames, and its peaks (read to verify the songs the hashes
+ * propose). Each process that recognises keeps an inverted index of the hashes in memory
+ * (audio/fingerprint/memory-index.ts), reloading the songs whose `revision` changed; a write takes
+ * a new revision from the sequence. Deleted with the song.
  */
-export const fingerprintPeaks = pgTable('fingerprint_peaks', {
+export const songFingerprints = pgTable('song_fingerprints', {
   songId: integer('song_id')
     .primaryKey()
     .references(() => songs.id, { onDelete: 'cascade' }),
+  revision: bigserial('revision', { mode: 'number' }).notNull(),
+  hashes: bytea('hashes').notNull(),
   peaks: bytea('peaks').notNull(),
 });
 

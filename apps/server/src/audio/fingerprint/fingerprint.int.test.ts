@@ -85,7 +85,8 @@ describe('fingerprinting on import', () => {
       at: Date | null;
     }>(
       `select s.fingerprint_version as version, s.fingerprint_error as error, s.fingerprinted_at as at,
-              (select count(*) from fingerprints f where f.song_id = s.id)::int as n from songs s`,
+              coalesce((select length(f.hashes) / 8 from song_fingerprints f where f.song_id = s.id), 0)::int as n
+         from songs s`,
     );
     expect(rows).toHaveLength(4);
     for (const row of rows) {
@@ -212,7 +213,7 @@ describe('index maintenance', () => {
       fingerprintSong({ db: database.db, config }, { songId, filePath: broken }),
     ).rejects.toBeInstanceOf(DecodeError);
     const { rows } = await database.pool.query(
-      `select fingerprint_error, fingerprint_version, (select count(*) from fingerprints where song_id = $1)::int as n
+      `select fingerprint_error, fingerprint_version, (select count(*) from song_fingerprints where song_id = $1)::int as n
          from songs where id = $1`,
       [songId],
     );
@@ -246,15 +247,26 @@ describe('index maintenance', () => {
     await fingerprintSongJob({ db: database.db, config: config as never }, { song_id: songId });
   });
 
-  it('deletes a song’s fingerprints with the song', async () => {
+  it('deletes a song’s fingerprints with the song, and recognition stops hearing it', async () => {
     const songId = idOf.get('song-3')!;
+    const excerpt = async () =>
+      (
+        await decodeAudio(path.join(folder, 'library', 'song-3.wav'), {
+          sampleRate: FINGERPRINT_SAMPLE_RATE,
+          ffmpegPath: config.ffmpegPath,
+        })
+      ).subarray(5 * FINGERPRINT_SAMPLE_RATE, 20 * FINGERPRINT_SAMPLE_RATE);
+    // Heard before (this process's in-memory index holds the song)...
+    expect((await recognizeTimeline(database.db, await excerpt())).map((p) => p.songId)).toEqual([songId]);
     await database.pool.query('delete from songs where id = $1', [songId]);
     const { rows } = await database.pool.query(
-      'select count(*)::int as n from fingerprints where song_id = $1',
+      'select count(*)::int as n from song_fingerprints where song_id = $1',
       [songId],
     );
     expect(rows[0].n).toBe(0);
-    const { rows: others } = await database.pool.query('select count(*)::int as n from fingerprints');
+    const { rows: others } = await database.pool.query('select count(*)::int as n from song_fingerprints');
     expect(others[0].n).toBeGreaterThan(0);
+    // ...and not after: the in-memory index followed the delete.
+    expect(await recognizeTimeline(database.db, await excerpt())).toEqual([]);
   });
 });

@@ -21,6 +21,8 @@ export interface Hashes {
 
 const DF_BIAS = MAX_DF * HASH_STEPS + 1;
 const F_LIMIT = 512;
+/** Every hash is below this (9 + 7 + 5 bits): the size of the inverted index's bucket table. */
+export const HASH_SPACE = F_LIMIT << 12;
 
 /**
  * Hashes of `peaks` as they would have been in the reference if the query was played with `warp`.

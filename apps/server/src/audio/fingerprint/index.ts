@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { SongImportedHook } from '../../services/library-import.js';
 import { DecodeError, decodeAudio } from '../decode.js';
-import { type Hashes, hashPeaks } from './hashes.js';
+import { HASH_SPACE, type Hashes, hashPeaks } from './hashes.js';
 import {
   type Candidate,
   chainDetections,
@@ -24,6 +24,7 @@ import {
   WINDOW_HOP,
   windowCandidates,
 } from './matcher.js';
+import { currentIndex, type InvertedIndex } from './memory-index.js';
 import {
   FFT_SIZE,
   FRAME_SECONDS,
@@ -35,18 +36,14 @@ import {
   RANK_RADIUS,
   REFERENCE_PEAKS,
   SAMPLE_RATE,
+  STOP_FACTOR,
+  STOP_MIN,
   VERIFY_PEAKS,
   FINGERPRINT_VERSION as VERSION,
   WARPS,
 } from './params.js';
 import { extractPeaks, keepDensity, type Peaks } from './peaks.js';
-import {
-  loadSongPeaks,
-  lookupHashes,
-  markFingerprintError,
-  poolOf,
-  replaceSongFingerprints,
-} from './store.js';
+import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
 
 export const FINGERPRINT_VERSION: string = VERSION;
 export const FINGERPRINT_SAMPLE_RATE: number = SAMPLE_RATE;
@@ -120,6 +117,24 @@ export async function recognizeTimeline(
   samples: Float32Array,
   options: { minConfidence?: number } = {},
 ): Promise<TimelinePlay[]> {
+  const index = await currentIndex(db);
+  return recognizeWith({ index, peaksOf: (songIds) => loadSongPeaks(db, songIds) }, samples, options);
+}
+
+/** What recognition reads: the inverted index of hashes, and the peaks of the songs it proposes. */
+export interface RecognitionSource {
+  index: Pick<InvertedIndex, 'offsets' | 'entries' | 'size'>;
+  peaksOf(songIds: readonly number[]): Promise<Map<number, Pick<Peaks, 't' | 'f' | 'count'>>>;
+}
+
+/** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
+export async function recognizeWith(
+  source: RecognitionSource,
+  samples: Float32Array,
+  options: { minConfidence?: number } = {},
+): Promise<TimelinePlay[]> {
+  const { index } = source;
+  const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
   const minScore = scoreFor(options.minConfidence ?? 0.5);
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
   // Windows every WINDOW_HOP frames, plus one ending with the signal (a short signal: one window).
@@ -143,13 +158,10 @@ export async function recognizeTimeline(
     const segment = samples.subarray(segStart * HOP, Math.min(samples.length, (to - 1) * HOP + FFT_SIZE));
     const local = extractPeaks(segment, QUERY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
-    const distinct = new Set<number>();
-    for (const h of perWarp) for (let i = 0; i < h.count; i++) distinct.add(h.hash[i]!);
-    const postings = await lookupHashes(db, distinct);
-    const matches = collectMatches(perWarp, postings, segStart);
+    const matches = collectMatches(perWarp, index, segStart, maxBucket);
     const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
-    const loaded = await loadSongPeaks(db, missing);
+    const loaded = await source.peaksOf(missing);
     for (const id of missing) {
       const peaks = loaded.get(id);
       grids.set(id, peaks ? peakGrid(peaks) : null);

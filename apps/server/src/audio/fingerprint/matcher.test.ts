@@ -17,29 +17,25 @@ import {
   WINDOW_HOP,
   windowCandidates,
 } from './matcher.js';
+import { emptyIndex, type InvertedIndex, mergeIndex, type SongHashes } from './memory-index.js';
 import { FRAME_SECONDS, HOP, MIN_SCORE, QUERY_PEAKS, QUERY_TARGETS, SAMPLE_RATE, WARPS } from './params.js';
 import { extractPeaks } from './peaks.js';
-import type { Postings } from './store.js';
 import { addNoise, synthSong } from './synth.js';
 
 const grids = new Map<number, PeakGrid>();
 
-function index(songs: Array<[number, Float32Array]>): Postings {
-  const postings = new Map<number, number[]>();
+function index(songs: Array<[number, Float32Array]>): InvertedIndex {
+  const added: SongHashes[] = [];
   for (const [songId, samples] of songs) {
-    const { peaks, hashes: h } = indexSignal(samples);
+    const { peaks, hashes } = indexSignal(samples);
     grids.set(songId, peakGrid(peaks));
-    for (let i = 0; i < h.count; i++) {
-      const list = postings.get(h.hash[i]!) ?? [];
-      list.push(songId, h.t[i]!);
-      postings.set(h.hash[i]!, list);
-    }
+    added.push({ songId, revision: 1, hashes });
   }
-  return postings;
+  return mergeIndex(emptyIndex(), new Set(), added);
 }
 
 /** The detections of a query (one 10 s window at `base`), as recognizeTimeline finds them. */
-function detect(samples: Float32Array, postings: Postings, base = 0) {
+function detect(samples: Float32Array, postings: InvertedIndex, base = 0) {
   const local = extractPeaks(samples, QUERY_PEAKS);
   const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
   const matches = collectMatches(perWarp, postings, base);

@@ -7,6 +7,7 @@
  * and end are the first and last verified peaks.
  */
 import type { Hashes } from './hashes.js';
+import type { InvertedIndex } from './memory-index.js';
 import {
   BINS_PER_OCTAVE,
   CANDIDATES,
@@ -19,7 +20,6 @@ import {
   WARPS,
 } from './params.js';
 import type { Peaks } from './peaks.js';
-import type { Postings } from './store.js';
 
 /** A song heard in one window. */
 export interface Detection {
@@ -37,64 +37,160 @@ export interface Detection {
 export const WINDOW_FRAMES = Math.round(10 / FRAME_SECONDS);
 export const WINDOW_HOP = Math.round(5 / FRAME_SECONDS);
 
-const OFFSET_BIAS = 2 ** 22;
-const keyOf = (songId: number, warp: number, offset: number) =>
-  (songId * 64 + warp) * 2 ** 23 + offset + OFFSET_BIAS;
+/** Warps fit in 5 bits: a hit's song and warp are one int32, songId × 32 + warp. */
+const WARP_BITS = 5;
 
-/** Every index hit: its (song, warp, offset) key and the absolute query frame of its anchor, by frame. */
+/**
+ * Every index hit: its song and warp, its offset (reference frame - warped query frame) and the
+ * absolute query frame of its anchor. Grouped by warp ([warpStart[w], warpStart[w + 1])), each
+ * group in frame order: a vote key (song, warp, offset) only ever meets hits of one group.
+ */
 export interface Matches {
-  key: Float64Array;
+  songWarp: Int32Array;
+  offset: Int32Array;
   t: Int32Array;
+  warpStart: Int32Array;
   length: number;
 }
 
 /**
- * Every index hit of the query, per warp, sorted by query frame (a counting sort: frames are few).
- * `hashesPerWarp[w]` are the query hashes under WARPS[w]; `frameBase` is added to their frames (a
- * segment's place in the whole signal).
+ * Every index hit of the query. `hashesPerWarp[w]` are the query hashes under WARPS[w], in anchor
+ * order; `frameBase` is added to their frames (a segment's place in the whole signal). Hashes
+ * whose bucket holds more than `maxBucket` entries are skipped: they are the commonest shapes of
+ * music (a short step between two notes of a chord), vote for every song at once and cost the
+ * most to count.
  */
 export function collectMatches(
   hashesPerWarp: readonly Hashes[],
-  postings: Postings,
+  index: Pick<InvertedIndex, 'offsets' | 'entries'>,
   frameBase: number,
+  maxBucket: number = Number.POSITIVE_INFINITY,
 ): Matches {
-  let total = 0;
-  let maxT = 0;
-  for (const { hash, t, count } of hashesPerWarp) {
+  const { offsets, entries } = index;
+  const warpStart = new Int32Array(hashesPerWarp.length + 1);
+  for (const [w, { hash, count }] of hashesPerWarp.entries()) {
+    let n = 0;
     for (let i = 0; i < count; i++) {
-      const list = postings.get(hash[i]!);
-      if (list) total += list.length >> 1;
-      if (t[i]! > maxT) maxT = t[i]!;
+      const size = offsets[hash[i]! + 1]! - offsets[hash[i]!]!;
+      if (size <= maxBucket) n += size;
     }
+    warpStart[w + 1] = warpStart[w]! + n;
   }
-  // Hits per frame, then each frame's first slot.
-  const slots = new Int32Array(maxT + 2);
-  for (const { hash, t, count } of hashesPerWarp) {
-    for (let i = 0; i < count; i++) {
-      const list = postings.get(hash[i]!);
-      if (list) slots[t[i]! + 1]! += list.length >> 1;
-    }
-  }
-  for (let x = 0; x <= maxT; x++) slots[x + 1]! += slots[x]!;
-  const key = new Float64Array(total);
+  const total = warpStart[hashesPerWarp.length]!;
+  const songWarp = new Int32Array(total);
+  const offset = new Int32Array(total);
   const frames = new Int32Array(total);
+  let slot = 0;
   for (let w = 0; w < hashesPerWarp.length; w++) {
     const { hash, t, count } = hashesPerWarp[w]!;
     const a = WARPS[w]!.a;
     for (let i = 0; i < count; i++) {
-      const list = postings.get(hash[i]!);
-      if (!list) continue;
+      const from = offsets[hash[i]!]!;
+      const to = offsets[hash[i]! + 1]!;
+      if (from === to || to - from > maxBucket) continue;
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
-      for (let p = 0; p < list.length; p += 2) {
-        const slot = slots[t[i]!]!++;
-        key[slot] = keyOf(list[p]!, w, list[p + 1]! - warped);
+      for (let e = from; e < to; e++) {
+        songWarp[slot] = (entries[2 * e]! << WARP_BITS) | w;
+        offset[slot] = entries[2 * e + 1]! - warped;
         frames[slot] = tq;
+        slot++;
       }
     }
   }
-  return { key, t: frames, length: total };
+  return { songWarp, offset, t: frames, warpStart, length: total };
 }
+
+/**
+ * The vote table of a window: open addressing on one typed array, keyed by (songWarp, offset),
+ * each slot with its count of distinct anchor frames. A slot's five fields sit side by side (one
+ * cache line: a million hits make a million random accesses). Reused from window to window (a
+ * generation stamp marks the live slots), so counting allocates nothing.
+ */
+class VoteTable {
+  private static readonly FIELDS = 8; // stamp, songWarp, offset, count, last frame (+ padding)
+  private slots = new Int32Array(0);
+  private mask = 0;
+  private generation = 0;
+  /** Slots in use (their first field's index), in first-seen order. */
+  used = new Int32Array(0);
+  size = 0;
+
+  reset(expected: number): void {
+    let capacity = 1024;
+    while (capacity < 2 * expected) capacity *= 2;
+    if (capacity * VoteTable.FIELDS > this.slots.length) {
+      this.slots = new Int32Array(capacity * VoteTable.FIELDS);
+      this.generation = 0;
+    }
+    if (expected > this.used.length) this.used = new Int32Array(Math.max(expected, 2 * this.used.length));
+    this.mask = this.slots.length / VoteTable.FIELDS - 1;
+    this.generation++;
+    this.size = 0;
+  }
+
+  private find(sw: number, off: number): number {
+    let h = Math.imul(sw, 0x9e3779b1) ^ Math.imul(off, 0x85ebca77);
+    h ^= h >>> 15;
+    const slots = this.slots;
+    let slot = h & this.mask;
+    let at = slot * VoteTable.FIELDS;
+    while (slots[at] === this.generation && (slots[at + 1] !== sw || slots[at + 2] !== off)) {
+      slot = (slot + 1) & this.mask;
+      at = slot * VoteTable.FIELDS;
+    }
+    return at;
+  }
+
+  /** Counts a hit of anchor frame t (hits arrive in frame order; one frame counts once per key). */
+  add(sw: number, off: number, t: number): void {
+    const at = this.find(sw, off);
+    const slots = this.slots;
+    if (slots[at] !== this.generation) {
+      slots[at] = this.generation;
+      slots[at + 1] = sw;
+      slots[at + 2] = off;
+      slots[at + 3] = 1;
+      slots[at + 4] = t;
+      this.used[this.size++] = at;
+    } else if (slots[at + 4] !== t) {
+      slots[at + 3]!++;
+      slots[at + 4] = t;
+    }
+  }
+
+  get(sw: number, off: number): number {
+    const at = this.find(sw, off);
+    return this.slots[at] === this.generation ? this.slots[at + 3]! : 0;
+  }
+
+  countAt(at: number): number {
+    return this.slots[at + 3]!;
+  }
+  songWarpAt(at: number): number {
+    return this.slots[at + 1]!;
+  }
+  offsetAt(at: number): number {
+    return this.slots[at + 2]!;
+  }
+}
+
+const votes = new VoteTable();
+
+/** Buffers of the partitioned hits, grown as needed and reused. */
+const scratch = (() => {
+  type Buffer = Int32Array<ArrayBuffer>;
+  let sw: Buffer = new Int32Array(0);
+  let off: Buffer = new Int32Array(0);
+  let t: Buffer = new Int32Array(0);
+  const grow = (a: Buffer, n: number): Buffer =>
+    a.length >= n ? a : new Int32Array(Math.max(n, 2 * a.length));
+  return {
+    songWarp: (n: number) => (sw = grow(sw, n)),
+    offset: (n: number) => (off = grow(off, n)),
+    t: (n: number) => (t = grow(t, n)),
+  };
+})();
 
 /** Index of the first of `count` ascending frames that is at or after `frame` (binary search). */
 function firstAtOrAfter(frames: ArrayLike<number>, count: number, frame: number): number {
@@ -127,38 +223,73 @@ export function windowCandidates(
   minVotes: number = MIN_CANDIDATE_VOTES,
 ): Candidate[] {
   const end = start + WINDOW_FRAMES;
-  // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
-  // same instant) agree with each other by construction and count once.
-  const counts = new Map<number, number>();
-  const lastFrame = new Map<number, number>();
-  // matches are sorted by t: binary search the window's first match.
-  const lo = firstAtOrAfter(matches.t, matches.length, start);
-  for (let i = lo; i < matches.length && matches.t[i]! < end; i++) {
-    const key = matches.key[i]!;
-    const t = matches.t[i]!;
-    if (lastFrame.get(key) === t) continue;
-    lastFrame.set(key, t);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  // Each warp's hits are in frame order: binary search the window's hits of each.
+  const warps = matches.warpStart.length - 1;
+  const from = new Int32Array(warps);
+  const to = new Int32Array(warps);
+  let n = 0;
+  for (let w = 0; w < warps; w++) {
+    const base = matches.warpStart[w]!;
+    const size = matches.warpStart[w + 1]! - base;
+    const view = matches.t.subarray(base, base + size);
+    from[w] = base + firstAtOrAfter(view, size, start);
+    to[w] = base + firstAtOrAfter(view, size, end);
+    n += to[w]! - from[w]!;
   }
-  const best = new Map<number, { key: number; votes: number }>();
-  for (const [key, count] of counts) {
-    const votes = count + (counts.get(key - 1) ?? 0) + (counts.get(key + 1) ?? 0);
-    if (votes < minVotes) continue;
-    const songId = Math.floor(key / 2 ** 23 / 64);
-    const current = best.get(songId);
-    if (!current || votes > current.votes || (votes === current.votes && key < current.key)) {
-      best.set(songId, { key, votes });
+  const { songWarp, offset, t } = matches;
+  // The hits are first partitioned by a hash of their song and warp (a stable counting sort, so
+  // each part keeps frame order), then each part is counted in a vote table small enough to stay
+  // in the processor's cache: counting a million hits in one table would be a million cache misses.
+  let bits = 0;
+  while (bits < 12 && n >> (bits + 9) > 0) bits++;
+  const parts = 1 << bits;
+  const partOf = (sw: number) => (bits === 0 ? 0 : Math.imul(sw, 0x9e3779b1) >>> (32 - bits));
+  const first = new Int32Array(parts + 1);
+  for (let w = 0; w < warps; w++) for (let i = from[w]!; i < to[w]!; i++) first[partOf(songWarp[i]!) + 1]!++;
+  for (let p = 0; p < parts; p++) first[p + 1]! += first[p]!;
+  const next = first.slice(0, parts);
+  const pSW = scratch.songWarp(n);
+  const pOff = scratch.offset(n);
+  const pT = scratch.t(n);
+  for (let w = 0; w < warps; w++) {
+    for (let i = from[w]!; i < to[w]!; i++) {
+      const slot = next[partOf(songWarp[i]!)]!++;
+      pSW[slot] = songWarp[i]!;
+      pOff[slot] = offset[i]!;
+      pT[slot] = t[i]!;
     }
   }
-  return [...best.entries()]
-    .sort((x, y) => y[1].votes - x[1].votes || x[0] - y[0])
+  const best = new Map<number, Candidate & { sw: number }>();
+  for (let p = 0; p < parts; p++) {
+    // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
+    // same instant) agree with each other by construction and count once.
+    votes.reset(first[p + 1]! - first[p]!);
+    for (let i = first[p]!; i < first[p + 1]!; i++) votes.add(pSW[i]!, pOff[i]!, pT[i]!);
+    // An offset's votes include its neighbours (±1 frame: rounding of the warped frames). Only
+    // offsets that hold two votes themselves are looked at: almost every chance hit is alone.
+    for (let u = 0; u < votes.size; u++) {
+      const slot = votes.used[u]!;
+      const own = votes.countAt(slot);
+      if (own < 2 && minVotes > 1) continue;
+      const sw = votes.songWarpAt(slot);
+      const off = votes.offsetAt(slot);
+      const total = own + votes.get(sw, off - 1) + votes.get(sw, off + 1);
+      if (total < minVotes) continue;
+      const songId = sw >> WARP_BITS;
+      const current = best.get(songId);
+      if (
+        !current ||
+        total > current.votes ||
+        (total === current.votes && (sw < current.sw || (sw === current.sw && off < current.offset)))
+      ) {
+        best.set(songId, { songId, warp: sw & ((1 << WARP_BITS) - 1), offset: off, votes: total, sw });
+      }
+    }
+  }
+  return [...best.values()]
+    .sort((x, y) => y.votes - x.votes || x.sw - y.sw || x.offset - y.offset)
     .slice(0, limit)
-    .map(([songId, { key, votes }]) => ({
-      songId,
-      warp: Math.floor(key / 2 ** 23) % 64,
-      offset: (key % 2 ** 23) - OFFSET_BIAS,
-      votes,
-    }));
+    .map(({ songId, warp, offset: off, votes: count }) => ({ songId, warp, offset: off, votes: count }));
 }
 
 /** A song's peaks by frame, for verification: peaks of frame x are [start[x], start[x + 1]). */

@@ -1,17 +1,15 @@
 /**
- * The index store: the `fingerprints` table of the app's PostgreSQL (embedded or hosted), so the
- * server and the CLI share it, writes are transactional (a crash leaves a song either fully
- * indexed or as before) and deleting a song deletes its rows (foreign key cascade). Rows go in as
- * arrays through unnest (one statement per 50,000 rows) and come out with one `hash = any($1)`
- * lookup per query, answered from the (hash, song_id, t) index alone. Each song's peaks (8 bytes
- * each, about 90 per second) are one `fingerprint_peaks` row, read for the candidates to verify.
+ * The index store: one `song_fingerprints` row per indexed song in the app's PostgreSQL (embedded
+ * or hosted), so the server and the CLI share it, a write is transactional (a crash leaves a song
+ * either fully indexed or as before) and deleting a song deletes its row (foreign key cascade).
+ * The row holds the song's pair hashes with their anchor frames and its peaks, each as one packed
+ * blob; a recognising process reads the hashes into an inverted index in memory
+ * (memory-index.ts) and reads a song's peaks when a query proposes that song.
  */
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
+import type { Hashes } from './hashes.js';
 import type { Peaks } from './peaks.js';
-
-const INSERT_BATCH = 50_000;
-const LOOKUP_BATCH = 40_000;
 
 export function poolOf(db: Db): pg.Pool {
   const pool = (db as Db & { $client?: pg.Pool }).$client;
@@ -28,7 +26,7 @@ const arrayLiteral = (values: ArrayLike<number>): string => `{${Array.prototype.
 export async function replaceSongFingerprints(
   db: Db,
   songId: number,
-  hashes: { hash: Int32Array; t: Int32Array; count: number },
+  hashes: Hashes,
   peaks: Pick<Peaks, 't' | 'f' | 'count'>,
   version: string,
 ): Promise<boolean> {
@@ -41,19 +39,14 @@ export async function replaceSongFingerprints(
       await client.query('rollback');
       return false;
     }
-    await client.query('delete from fingerprints where song_id = $1', [songId]);
-    for (let start = 0; start < hashes.count; start += INSERT_BATCH) {
-      const end = Math.min(hashes.count, start + INSERT_BATCH);
-      await client.query(
-        'insert into fingerprints (hash, song_id, t) select h, $2, t from unnest($1::int[], $3::int[]) as u(h, t)',
-        [arrayLiteral(hashes.hash.subarray(start, end)), songId, arrayLiteral(hashes.t.subarray(start, end))],
-      );
-    }
-    await client.query(
-      `insert into fingerprint_peaks (song_id, peaks) values ($1, $2)
-         on conflict (song_id) do update set peaks = excluded.peaks`,
-      [songId, encodePeaks(peaks)],
-    );
+    // Delete and insert (not update): the row takes a new revision, which is what tells every
+    // process's in-memory index to reload this song.
+    await client.query('delete from song_fingerprints where song_id = $1', [songId]);
+    await client.query('insert into song_fingerprints (song_id, hashes, peaks) values ($1, $2, $3)', [
+      songId,
+      encodeHashes(hashes),
+      encodePeaks(peaks),
+    ]);
     await client.query(
       `update songs set fingerprinted_at = now(), fingerprint_version = $2, fingerprint_error = null,
          updated_at = now() where id = $1`,
@@ -74,8 +67,7 @@ export async function markFingerprintError(db: Db, songId: number, reason: strin
   const client = await poolOf(db).connect();
   try {
     await client.query('begin');
-    await client.query('delete from fingerprints where song_id = $1', [songId]);
-    await client.query('delete from fingerprint_peaks where song_id = $1', [songId]);
+    await client.query('delete from song_fingerprints where song_id = $1', [songId]);
     await client.query(
       `update songs set fingerprint_error = $2, fingerprinted_at = null, fingerprint_version = null,
          updated_at = now() where id = $1`,
@@ -90,33 +82,25 @@ export async function markFingerprintError(db: Db, songId: number, reason: strin
   }
 }
 
-/** Postings of each hash: flat [songId, t, songId, t, ...]. */
-export type Postings = Map<number, ArrayLike<number>>;
-
-/**
- * All index entries of the given (distinct) hashes. PostgreSQL packs each hash's entries into one
- * bytea (big-endian song id and frame), so a lookup that touches a million entries returns a few
- * thousand rows instead of a million.
- */
-export async function lookupHashes(db: Db, hashes: Iterable<number>): Promise<Postings> {
-  const pool = poolOf(db);
-  const list = [...hashes];
-  const postings: Postings = new Map();
-  for (let start = 0; start < list.length; start += LOOKUP_BATCH) {
-    const batch = list.slice(start, start + LOOKUP_BATCH);
-    const result = await pool.query<[number, Buffer]>({
-      text: `select hash, string_agg(int4send(song_id) || int4send(t), ''::bytea) from fingerprints
-             where hash = any($1::int[]) group by hash`,
-      values: [arrayLiteral(batch)],
-      rowMode: 'array',
-    });
-    for (const [hash, packed] of result.rows) {
-      const entries = new Int32Array(packed.length >> 2);
-      for (let i = 0; i < entries.length; i++) entries[i] = packed.readInt32BE(i * 4);
-      postings.set(hash, entries);
-    }
+/** A song's hashes as stored: the hashes (int32) then the anchor frames (int32), little-endian. */
+export function encodeHashes(hashes: Hashes): Buffer {
+  const buffer = Buffer.alloc(hashes.count * 8);
+  for (let i = 0; i < hashes.count; i++) {
+    buffer.writeInt32LE(hashes.hash[i]!, i * 4);
+    buffer.writeInt32LE(hashes.t[i]!, (hashes.count + i) * 4);
   }
-  return postings;
+  return buffer;
+}
+
+export function decodeHashes(buffer: Buffer): Hashes {
+  const count = buffer.length >> 3;
+  const hash = new Int32Array(count);
+  const t = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    hash[i] = buffer.readInt32LE(i * 4);
+    t[i] = buffer.readInt32LE((count + i) * 4);
+  }
+  return { hash, t, count };
 }
 
 /** A song's peaks as stored: the frames (int32) then the log-frequencies (float32), little-endian. */
@@ -148,7 +132,7 @@ export async function loadSongPeaks(
   const found = new Map<number, Pick<Peaks, 't' | 'f' | 'count'>>();
   if (songIds.length === 0) return found;
   const { rows } = await poolOf(db).query<{ song_id: number; peaks: Buffer }>(
-    'select song_id, peaks from fingerprint_peaks where song_id = any($1::int[])',
+    'select song_id, peaks from song_fingerprints where song_id = any($1::int[])',
     [arrayLiteral(songIds)],
   );
   for (const row of rows) found.set(row.song_id, decodePeaks(row.peaks));
