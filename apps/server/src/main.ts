@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { currentIndex } from './audio/fingerprint/memory-index.js';
 import { type Config, type ConfigOverrides, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
@@ -150,6 +151,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
       : 'PostgreSQL from DATABASE_URL';
     log(`WCS DJ Library is listening on ${url} (${where}; started in ${seconds(startedAt)}).`);
+    // The recognition index is read into memory now, not when the first recording chunk arrives.
+    const loadingAt = performance.now();
+    currentIndex(db).then(
+      (index) => {
+        if (index.revisions.size > 0 && !closing) {
+          log(
+            `Recognition index: ${index.revisions.size} songs (${(index.size / 1e6).toFixed(1)} M hashes) in memory in ${seconds(loadingAt)}.`,
+          );
+        }
+      },
+      (error: Error) => {
+        if (!closing)
+          log(`Recognition index not loaded yet (${error.message}); the first recognition loads it.`);
+      },
+    );
     return { url, app, deps, close };
   } catch (error) {
     await cleanups.runAll(log);

@@ -131,4 +131,85 @@ describe('matcher', () => {
     expect(scoreFor(0.5)).toBeCloseTo(MIN_SCORE, 6);
     expect(scoreFor(confidenceOf(23))).toBeCloseTo(23, 6);
   });
+
+  it('counts votes in partitions exactly as one table would', () => {
+    // 60,000 hits (many partitions): 40 songs × 25 warps of chance hits, and song 17 at warp 3
+    // with 12 anchor frames at offsets 500 ± 1, one frame hashed three times.
+    const random = (() => {
+      let x = 12345;
+      return () => {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        return x / 2 ** 32;
+      };
+    })();
+    const hits: [song: number, warp: number, offset: number, t: number][] = [];
+    for (let i = 0; i < 60_000; i++) {
+      hits.push([
+        1 + Math.floor(random() * 40),
+        Math.floor(random() * 25),
+        Math.floor(random() * 5000),
+        Math.floor(random() * WINDOW_FRAMES),
+      ]);
+    }
+    for (let k = 0; k < 12; k++) hits.push([17, 3, 499 + (k % 3), 20 * k + 5]);
+    hits.push([17, 3, 500, 5], [17, 3, 500, 5]);
+    // Grouped by warp, each group in frame order (what collectMatches gives).
+    hits.sort((x, y) => x[1] - y[1] || x[3] - y[3]);
+    const warpStart = new Int32Array(WARPS.length + 1);
+    for (const [, w] of hits) warpStart[w + 1]!++;
+    for (let w = 0; w < WARPS.length; w++) warpStart[w + 1]! += warpStart[w]!;
+    const matches = {
+      songWarp: Int32Array.from(hits.map(([song, w]) => song * 32 + w)),
+      offset: Int32Array.from(hits.map((h) => h[2])),
+      t: Int32Array.from(hits.map((h) => h[3])),
+      warpStart,
+      length: hits.length,
+    };
+    // The same count, naively: distinct frames per (song, warp, offset), neighbours added.
+    const frames = new Map<string, Set<number>>();
+    for (const [song, w, offset, t] of hits) {
+      const key = `${song}/${w}/${offset}`;
+      frames.set(key, (frames.get(key) ?? new Set()).add(t));
+    }
+    const votesAt = (song: number, w: number, offset: number) =>
+      frames.get(`${song}/${w}/${offset}`)?.size ?? 0;
+    // Best offset per song among offsets holding two votes themselves, ties to the lower warp
+    // and offset; then the songs by votes.
+    const best = new Map<number, { songId: number; warp: number; offset: number; votes: number }>();
+    for (const [key, set] of frames) {
+      if (set.size < 2) continue;
+      const [song, w, offset] = key.split('/').map(Number) as [number, number, number];
+      const votes = set.size + votesAt(song, w, offset - 1) + votesAt(song, w, offset + 1);
+      const current = best.get(song);
+      const better =
+        !current ||
+        votes > current.votes ||
+        (votes === current.votes && (w < current.warp || (w === current.warp && offset < current.offset)));
+      if (votes >= 3 && better) best.set(song, { songId: song, warp: w, offset, votes });
+    }
+    const expected = [...best.values()]
+      .sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp)
+      .slice(0, 5);
+    const found = windowCandidates(matches, 0);
+    expect(found).toEqual(expected);
+    expect(found[0]).toMatchObject({ songId: 17, warp: 3, offset: 500 });
+    expect(found[0]!.votes).toBeGreaterThanOrEqual(12);
+    // Outside the window, nothing.
+    expect(windowCandidates(matches, WINDOW_FRAMES)).toEqual([]);
+  });
+
+  it('skips hashes whose bucket is over the stop-list size', () => {
+    const cut = 1500;
+    const query = songB.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE);
+    const local = extractPeaks(query, QUERY_PEAKS);
+    const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
+    const all = collectMatches(perWarp, postings, 0);
+    const some = collectMatches(perWarp, postings, 0, 1);
+    const none = collectMatches(perWarp, postings, 0, 0);
+    expect(all.length).toBeGreaterThan(some.length);
+    expect(some.length).toBeGreaterThan(0);
+    expect(none.length).toBe(0);
+    // What is kept are the hashes found in one entry only.
+    for (let i = 0; i < some.length; i++) expect(some.songWarp[i]! >> 5).toBeGreaterThan(0);
+  });
 });
