@@ -401,6 +401,12 @@ test.describe('browser recording', () => {
   });
 
   test('Cancel discards the recording and resets the counters', async ({ page, request }) => {
+    // Chunks of 8 s here: the Cancel click must land before the first chunk is complete, which a
+    // loaded machine does not promise within the suite's 2 s chunks (a chunk already sent stays).
+    const chunkMs = 8_000;
+    await page.addInitScript((ms) => {
+      (globalThis as { __WCS_TEST_CHUNK_MS__?: number }).__WCS_TEST_CHUNK_MS__ = ms;
+    }, chunkMs);
     const before = await browserRecordingIds(request);
     const recordingsPage = new RecordingsPage(page);
     await recordingsPage.goto();
@@ -412,7 +418,7 @@ test.describe('browser recording', () => {
     await expect(recordingsPage.recorderBadge('Idle')).toBeVisible();
     await expect(recordingsPage.startButton).toBeVisible();
     await expect(recordingsPage.counter('Chunks')).toHaveCount(0);
-    await page.waitForTimeout(CHUNK_MS + 1_000);
+    await page.waitForTimeout(chunkMs + 1_000);
     expect(await newBrowserRecordings(request, before)).toEqual([]);
   });
 

@@ -33,6 +33,7 @@ import {
   PEAK_TIME_RADIUS,
   QUERY_PEAKS,
   QUERY_TARGETS,
+  QUERY_VERIFY_PEAKS,
   RANK_RADIUS,
   REFERENCE_PEAKS,
   SAMPLE_RATE,
@@ -156,8 +157,10 @@ export async function recognizeWith(
       windows.at(-1)! + WINDOW_FRAMES + MAX_DT + PEAK_TIME_RADIUS + RANK_RADIUS,
     );
     const segment = samples.subarray(segStart * HOP, Math.min(samples.length, (to - 1) * HOP + FFT_SIZE));
-    const local = extractPeaks(segment, QUERY_PEAKS);
-    const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
+    // Peaks at the verification density; the hashed ones are the sparser set among them.
+    const local = extractPeaks(segment, QUERY_VERIFY_PEAKS);
+    const hashed = keepDensity(local, QUERY_PEAKS);
+    const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
     const matches = collectMatches(perWarp, index, segStart, maxBucket);
     const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));

@@ -126,6 +126,20 @@ describe('matcher', () => {
     expect(plays.map((p) => [p.songId, p.first, p.last])).toEqual([[7, 0, 3 * WINDOW_HOP + 600]]);
   });
 
+  it('drops a weak play inside a much stronger play of another song, and keeps a crossfade', () => {
+    const strong = { songId: 7, warp: 0, offset: 0, score: 100, first: 0, last: 1000 };
+    const plays = chainDetections([
+      strong,
+      // a theme song 9 shares, heard within song 7's play at a third of its score: dropped
+      { songId: 9, warp: 0, offset: 50, score: 33, first: 300, last: 600 },
+      // song 8 fading in before song 7 ends: kept, however weak
+      { songId: 8, warp: 0, offset: 0, score: 31, first: 900, last: 1500 },
+      // as strong as a third of song 7, inside it: kept (two songs at once)
+      { songId: 10, warp: 0, offset: 0, score: 34, first: 200, last: 400 },
+    ]);
+    expect(plays.map((p) => p.songId)).toEqual([7, 10, 8]);
+  });
+
   it('maps scores to confidence and back', () => {
     expect(confidenceOf(MIN_SCORE)).toBeCloseTo(0.5, 6);
     expect(scoreFor(0.5)).toBeCloseTo(MIN_SCORE, 6);

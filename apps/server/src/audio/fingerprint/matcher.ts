@@ -483,7 +483,29 @@ export function chainDetections(detections: readonly Detection[]): Play[] {
     };
   }
   if (open) plays.push(stripOpen(open));
-  return mergeNearPlays(plays).sort((x, y) => x.first - y.first || x.songId - y.songId);
+  return dropShadowed(mergeNearPlays(plays)).sort((x, y) => x.first - y.first || x.songId - y.songId);
+}
+
+/**
+ * A play lying within a play of another song that scores SHADOW_RATIO times as much is taken for
+ * music the two songs share (a theme quoted in another track of the same soundtrack, a sample),
+ * not for a second song: a DJ's crossfade never lies within the other song's play, it starts or
+ * ends outside it.
+ */
+const SHADOW_RATIO = 3;
+const SHADOW_SLACK_FRAMES = Math.round(1 / FRAME_SECONDS);
+
+function dropShadowed(plays: Play[]): Play[] {
+  return plays.filter(
+    (p) =>
+      !plays.some(
+        (q) =>
+          q.songId !== p.songId &&
+          q.score >= SHADOW_RATIO * p.score &&
+          q.first <= p.first + SHADOW_SLACK_FRAMES &&
+          q.last >= p.last - SHADOW_SLACK_FRAMES,
+      ),
+  );
 }
 
 /** A piece scoring under this many times MIN_SCORE does not extend a nearby play of its song. */
