@@ -233,6 +233,13 @@ describe('index maintenance', () => {
       'skipped',
     );
     expect(await outdatedFingerprintSongs({ db: database.db })).not.toContain(songId);
+    // Recognition reads the re-indexed song (a new revision: its cached peaks are read again).
+    const samples = await decodeAudio(path.join(folder, 'library', 'song-2.wav'), {
+      sampleRate: FINGERPRINT_SAMPLE_RATE,
+      ffmpegPath: config.ffmpegPath,
+    });
+    const plays = await recognizeTimeline(database.db, samples.subarray(0, 15 * FINGERPRINT_SAMPLE_RATE));
+    expect(plays.map((p) => p.songId)).toEqual([songId]);
   });
 
   it('leaves demo songs (placeholder tones) out of the re-indexing', async () => {

@@ -119,7 +119,60 @@ export async function recognizeTimeline(
   options: { minConfidence?: number } = {},
 ): Promise<TimelinePlay[]> {
   const index = await currentIndex(db);
-  return recognizeWith({ index, peaksOf: (songIds) => loadSongPeaks(db, songIds) }, samples, options);
+  return recognizeWith({ index, peaksOf: (songIds) => cachedPeaks(db, index, songIds) }, samples, options);
+}
+
+type SongPeaks = Pick<Peaks, 't' | 'f' | 'count'>;
+
+/**
+ * Peaks of the songs recognition proposed lately, per database, least recently used first: the
+ * songs of a night are proposed again chunk after chunk, and each read from PostgreSQL costs
+ * milliseconds. An entry holds for the song's revision in the index it was read with.
+ */
+const PEAK_CACHE_BYTES = 64 * 2 ** 20;
+const peakCaches = new WeakMap<
+  object,
+  { entries: Map<number, { revision: number; peaks: SongPeaks }>; bytes: number }
+>();
+
+async function cachedPeaks(
+  db: Db,
+  index: Pick<InvertedIndex, 'revisions'>,
+  songIds: readonly number[],
+): Promise<Map<number, SongPeaks>> {
+  const pool = poolOf(db);
+  let cache = peakCaches.get(pool);
+  if (!cache) {
+    cache = { entries: new Map(), bytes: 0 };
+    peakCaches.set(pool, cache);
+  }
+  const found = new Map<number, SongPeaks>();
+  const missing: number[] = [];
+  for (const id of songIds) {
+    const entry = cache.entries.get(id);
+    if (entry && entry.revision === index.revisions.get(id)) {
+      cache.entries.delete(id);
+      cache.entries.set(id, entry);
+      found.set(id, entry.peaks);
+    } else missing.push(id);
+  }
+  const loaded = await loadSongPeaks(db, missing);
+  for (const [id, peaks] of loaded) {
+    found.set(id, peaks);
+    const revision = index.revisions.get(id);
+    if (revision === undefined) continue;
+    const old = cache.entries.get(id);
+    if (old) cache.bytes -= old.peaks.count * 8;
+    cache.entries.delete(id);
+    cache.entries.set(id, { revision, peaks });
+    cache.bytes += peaks.count * 8;
+  }
+  for (const [id, entry] of cache.entries) {
+    if (cache.bytes <= PEAK_CACHE_BYTES) break;
+    cache.entries.delete(id);
+    cache.bytes -= entry.peaks.count * 8;
+  }
+  return found;
 }
 
 /** What recognition reads: the inverted index of hashes, and the peaks of the songs it proposes. */

@@ -82,46 +82,52 @@ export async function markFingerprintError(db: Db, songId: number, reason: strin
   }
 }
 
-/** A song's hashes as stored: the hashes (int32) then the anchor frames (int32), little-endian. */
-export function encodeHashes(hashes: Hashes): Buffer {
-  const buffer = Buffer.alloc(hashes.count * 8);
-  for (let i = 0; i < hashes.count; i++) {
-    buffer.writeInt32LE(hashes.hash[i]!, i * 4);
-    buffer.writeInt32LE(hashes.t[i]!, (hashes.count + i) * 4);
-  }
+/**
+ * The blobs hold two columns of `count` 32-bit values, one after the other, in the machine's byte
+ * order, copied in and out of typed arrays whole (a library's hashes load at memory speed).
+ * PostgreSQL stores the bytes as they are: a data folder moves only between little-endian
+ * machines (x86-64, ARM), which is what Node.js runs on here.
+ */
+if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
+  throw new Error('The fingerprint store expects a little-endian processor.');
+}
+
+type Column = Int32Array | Float32Array;
+
+function packColumns(first: Column, second: Column, count: number): Buffer {
+  const buffer = Buffer.alloc(count * 8);
+  buffer.set(new Uint8Array(first.buffer, first.byteOffset, count * 4), 0);
+  buffer.set(new Uint8Array(second.buffer, second.byteOffset, count * 4), count * 4);
   return buffer;
 }
+
+/** The bytes [from, from + length) of a buffer in an ArrayBuffer of their own (aligned for a typed array). */
+const copyOut = (buffer: Buffer, from: number, length: number): ArrayBuffer =>
+  buffer.buffer.slice(buffer.byteOffset + from, buffer.byteOffset + from + length) as ArrayBuffer;
+
+/** A song's hashes as stored: the hashes (int32) then the anchor frames (int32). */
+export const encodeHashes = (hashes: Hashes): Buffer => packColumns(hashes.hash, hashes.t, hashes.count);
 
 export function decodeHashes(buffer: Buffer): Hashes {
   const count = buffer.length >> 3;
-  const hash = new Int32Array(count);
-  const t = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    hash[i] = buffer.readInt32LE(i * 4);
-    t[i] = buffer.readInt32LE((count + i) * 4);
-  }
-  return { hash, t, count };
+  return {
+    hash: new Int32Array(copyOut(buffer, 0, count * 4)),
+    t: new Int32Array(copyOut(buffer, count * 4, count * 4)),
+    count,
+  };
 }
 
-/** A song's peaks as stored: the frames (int32) then the log-frequencies (float32), little-endian. */
-export function encodePeaks(peaks: Pick<Peaks, 't' | 'f' | 'count'>): Buffer {
-  const buffer = Buffer.alloc(peaks.count * 8);
-  for (let i = 0; i < peaks.count; i++) {
-    buffer.writeInt32LE(peaks.t[i]!, i * 4);
-    buffer.writeFloatLE(peaks.f[i]!, (peaks.count + i) * 4);
-  }
-  return buffer;
-}
+/** A song's peaks as stored: the frames (int32) then the log-frequencies (float32). */
+export const encodePeaks = (peaks: Pick<Peaks, 't' | 'f' | 'count'>): Buffer =>
+  packColumns(peaks.t, peaks.f, peaks.count);
 
 export function decodePeaks(buffer: Buffer): Pick<Peaks, 't' | 'f' | 'count'> {
   const count = buffer.length >> 3;
-  const t = new Int32Array(count);
-  const f = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    t[i] = buffer.readInt32LE(i * 4);
-    f[i] = buffer.readFloatLE((count + i) * 4);
-  }
-  return { t, f, count };
+  return {
+    t: new Int32Array(copyOut(buffer, 0, count * 4)),
+    f: new Float32Array(copyOut(buffer, count * 4, count * 4)),
+    count,
+  };
 }
 
 /** The stored peaks of the given songs (songs without any are absent from the map). */
