@@ -1,16 +1,25 @@
 /**
  * Shared pieces of the recorder's tests: synthesised chunks in a spool (real ffmpeg), temporary
- * folders, waiting for a condition. Nothing here touches the database or the test harness (this
- * file is part of the build); the app-on-a-port helpers live in uploader.int.test.ts.
+ * folders (removed after each test file), waiting for a condition. Nothing here touches the
+ * database or the test harness; the app-on-a-port helpers live in uploader.int.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { startCapture } from '../recorder/capture.js';
 import type { SessionInfo, Spool } from '../recorder/spool.js';
 
+/** Folders made by tempDir in this test file, removed once its tests are done. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 let sessionCounter = 0;
