@@ -102,10 +102,10 @@ export function collectMatches(
 }
 
 /**
- * The vote table of a window: open addressing on one typed array, keyed by (songWarp, offset),
- * each slot with its count of distinct anchor frames. A slot's five fields sit side by side (one
- * cache line: a million hits make a million random accesses). Reused from window to window (a
- * generation stamp marks the live slots), so counting allocates nothing.
+ * The vote table of one part of a window's hits: open addressing on one typed array, keyed by
+ * (songWarp, offset), each slot with its count of distinct anchor frames; a slot's five fields
+ * sit side by side. Reused from part to part (a generation stamp marks the live slots), so
+ * counting allocates nothing.
  */
 class VoteTable {
   private static readonly FIELDS = 8; // stamp, songWarp, offset, count, last frame (+ padding)
@@ -259,7 +259,7 @@ export function windowCandidates(
       pT[slot] = t[i]!;
     }
   }
-  const best = new Map<number, Candidate & { sw: number }>();
+  const best = new Map<number, Candidate>();
   for (let p = 0; p < parts; p++) {
     // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
     // same instant) agree with each other by construction and count once.
@@ -276,20 +276,20 @@ export function windowCandidates(
       const total = own + votes.get(sw, off - 1) + votes.get(sw, off + 1);
       if (total < minVotes) continue;
       const songId = sw >> WARP_BITS;
+      const warp = sw & ((1 << WARP_BITS) - 1);
       const current = best.get(songId);
       if (
         !current ||
         total > current.votes ||
-        (total === current.votes && (sw < current.sw || (sw === current.sw && off < current.offset)))
+        (total === current.votes && (warp < current.warp || (warp === current.warp && off < current.offset)))
       ) {
-        best.set(songId, { songId, warp: sw & ((1 << WARP_BITS) - 1), offset: off, votes: total, sw });
+        best.set(songId, { songId, warp, offset: off, votes: total });
       }
     }
   }
   return [...best.values()]
-    .sort((x, y) => y.votes - x.votes || x.sw - y.sw || x.offset - y.offset)
-    .slice(0, limit)
-    .map(({ songId, warp, offset: off, votes: count }) => ({ songId, warp, offset: off, votes: count }));
+    .sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp || x.offset - y.offset)
+    .slice(0, limit);
 }
 
 /** A song's peaks by frame, for verification: peaks of frame x are [start[x], start[x + 1]). */
