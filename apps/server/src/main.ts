@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { currentIndex } from './audio/fingerprint/memory-index.js';
+import { startSpawnHelper } from './audio/spawn-helper.js';
 import { type Config, type ConfigOverrides, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
@@ -151,7 +152,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
       : 'PostgreSQL from DATABASE_URL';
     log(`WCS DJ Library is listening on ${url} (${where}; started in ${seconds(startedAt)}).`);
-    // The recognition index is read into memory now, not when the first recording chunk arrives.
+    // The recognition index is read into memory now, not when the first recording chunk arrives;
+    // ffmpeg's helper process is started first, while this process is small (spawn-helper.ts).
+    startSpawnHelper();
     const loadingAt = performance.now();
     currentIndex(db).then(
       (index) => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ProgramExit, ProgramStartError, runProgram } from './spawn-helper.js';
 
 export interface DecodeOptions {
   /** Output sample rate in Hz (ffmpeg resamples; soxr when available is not required). */
@@ -54,7 +54,7 @@ export async function decodeAudio(
   return joined;
 }
 
-function decodeOne(file: string, options: DecodeOptions): Promise<Float32Array> {
+async function decodeOne(file: string, options: DecodeOptions): Promise<Float32Array> {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
   if (options.startSeconds) args.push('-ss', String(options.startSeconds));
   args.push('-i', file);
@@ -71,35 +71,27 @@ function decodeOne(file: string, options: DecodeOptions): Promise<Float32Array> 
     'pcm_f32le',
     'pipe:1',
   );
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error) =>
-      reject(
-        new DecodeError(
-          file,
-          (error as NodeJS.ErrnoException).code === 'ENOENT'
-            ? `ffmpeg was not found (${options.ffmpegPath ?? 'ffmpeg'}); install it or set FFMPEG_PATH`
-            : error.message,
-        ),
-      ),
+  const chunks: Uint8Array[] = [];
+  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+  let exit: ProgramExit;
+  try {
+    // Through the spawn helper: forking this process (which may hold the recognition index) costs
+    // page faults on every recognition that follows (spawn-helper.ts).
+    exit = await runProgram(ffmpeg, args, (data) => chunks.push(data));
+  } catch (error) {
+    if (!(error instanceof ProgramStartError)) throw error;
+    throw new DecodeError(
+      file,
+      error.code === 'ENOENT'
+        ? `ffmpeg was not found (${ffmpeg}); install it or set FFMPEG_PATH`
+        : error.message,
     );
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new DecodeError(file, stderrReason(stderr)));
-        return;
-      }
-      const bytes = Buffer.concat(chunks);
-      const usable = bytes.byteLength - (bytes.byteLength % 4);
-      // Copy into an aligned buffer: Buffer.concat may return a slice at any byte offset.
-      const samples = new Float32Array(usable / 4);
-      new Uint8Array(samples.buffer).set(bytes.subarray(0, usable));
-      resolve(samples);
-    });
-  });
+  }
+  if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr));
+  const bytes = Buffer.concat(chunks);
+  const usable = bytes.byteLength - (bytes.byteLength % 4);
+  // Copy into an aligned buffer: Buffer.concat may return a slice at any byte offset.
+  const samples = new Float32Array(usable / 4);
+  new Uint8Array(samples.buffer).set(bytes.subarray(0, usable));
+  return samples;
 }

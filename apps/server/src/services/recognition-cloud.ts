@@ -5,8 +5,8 @@
  * or title and artist folded alike) or created without a file, so it reaches the download queue.
  * Provider failures come back as text for the recording, never as exceptions.
  */
-import { spawn } from 'node:child_process';
 import { sql } from 'drizzle-orm';
+import { runProgramCollect } from '../audio/spawn-helper.js';
 import type { Db } from '../db/client.js';
 import { songs } from '../db/schema.js';
 import {
@@ -35,7 +35,7 @@ export function rms(samples: Float32Array, from = 0, to = samples.length): numbe
 }
 
 /** Cuts [startSeconds, +seconds) of an audio file into a 16 kHz mono WAV with ffmpeg. */
-export function cutClip(
+export async function cutClip(
   ffmpegPath: string,
   file: string,
   startSeconds: number,
@@ -43,20 +43,9 @@ export function cutClip(
 ): Promise<Buffer> {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-ss', startSeconds.toFixed(3), '-i', file];
   args.push('-t', String(seconds), '-vn', '-ac', '1', '-ar', '16000', '-f', 'wav', 'pipe:1');
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new Error(`ffmpeg could not cut a clip: ${stderr.trim().split('\n').pop() ?? code}`));
-    });
-  });
+  const { code, stdout, stderr } = await runProgramCollect(ffmpegPath, args);
+  if (code === 0) return stdout;
+  throw new Error(`ffmpeg could not cut a clip: ${stderr.trim().split('\n').pop() ?? code}`);
 }
 
 export interface CloudOutcome {
