@@ -445,6 +445,41 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
   const { decodeAudio } = await dist('audio/decode.js');
   const database = await openDb();
   try {
+    // The queries and chunks timed at scale, made first: making one forks this process (ffmpeg),
+    // and after a fork a process holding the index pays page faults on its next recognitions. The
+    // product's own decoding runs ffmpeg from a helper process (audio/spawn-helper.ts), so the
+    // timing loop decodes and recognises as the server's recognition job does.
+    const queries = [];
+    for (const track of [...inIndex, ...outOfIndex]) {
+      const start = starts.get(track.id)[0];
+      const samples = ffmpegToPcm(ffmpeg, ['-ss', String(start), '-t', '10', '-i', track.file, '-af', ROOM]);
+      const file = path.join(work, `scale-query-${track.id}.wav`);
+      writeWav(file, addNoise(samples.subarray(0, 10 * RATE), 5, 7));
+      queries.push({ file, truth: songIdOf.get(track.id) ?? null });
+    }
+    const chunks = [];
+    for (const track of inIndex.slice(0, 20)) {
+      const chunk = path.join(work, `scale-chunk-${track.id}.opus`);
+      execFileSync(ffmpeg, [
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        '20',
+        '-t',
+        '30',
+        '-i',
+        track.file,
+        '-ac',
+        '1',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        '128k',
+        chunk,
+      ]);
+      chunks.push(chunk);
+    }
     // Engine-only indexing speed (decode + peaks + hashes + store) on the real tracks, one core.
     let audioSeconds = 0;
     let decodeMs = 0;
@@ -560,22 +595,23 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     let known = 0;
     let falsePositives = 0;
     let unknown = 0;
-    const queryFile = path.join(work, 'scale-query.wav');
-    for (const track of [...inIndex, ...outOfIndex]) {
-      const start = starts.get(track.id)[0];
-      const samples = ffmpegToPcm(ffmpeg, ['-ss', String(start), '-t', '10', '-i', track.file, '-af', ROOM]);
-      writeWav(queryFile, addNoise(samples.subarray(0, 10 * RATE), 5, 7));
-      const pcm = await decodeAudio(queryFile, {
+    for (const [q, { file, truth }] of queries.entries()) {
+      const pcm = await decodeAudio(file, {
         sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
         ffmpegPath: ffmpeg,
       });
+      // The two take turns going first, and only the first run of a query is timed: the second
+      // finds the query's index buckets in the processor's cache, as a server's next chunk does not.
+      const engineAlone = async () => {
+        const t2 = performance.now();
+        await engine.recognizeWith(inMemory, pcm);
+        if (q % 2 === 1) timings.engine.push(performance.now() - t2);
+      };
+      if (q % 2 === 1) await engineAlone();
       const t1 = performance.now();
       const plays = await engine.recognizeTimeline(database.db, pcm);
-      timings.recognize.push(performance.now() - t1);
-      const t2 = performance.now();
-      await engine.recognizeWith(inMemory, pcm);
-      timings.engine.push(performance.now() - t2);
-      const truth = songIdOf.get(track.id) ?? null;
+      if (q % 2 === 0) timings.recognize.push(performance.now() - t1);
+      if (q % 2 === 0) await engineAlone();
       const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
       if (truth === null) {
         unknown++;
@@ -586,26 +622,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       }
     }
     // A 30 s Opus chunk end to end: decode + recognise.
-    for (const track of inIndex.slice(0, 20)) {
-      const chunk = path.join(work, 'scale-chunk.opus');
-      execFileSync(ffmpeg, [
-        '-v',
-        'error',
-        '-y',
-        '-ss',
-        '20',
-        '-t',
-        '30',
-        '-i',
-        track.file,
-        '-ac',
-        '1',
-        '-c:a',
-        'libopus',
-        '-b:a',
-        '128k',
-        chunk,
-      ]);
+    for (const chunk of chunks) {
       const t1 = performance.now();
       const pcm = await decodeAudio(chunk, {
         sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
@@ -616,7 +633,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     }
     const rec = timings.recognize;
     say(
-      `Recognition at ${inIndex.length + fillers} songs, 10 s PA + crowd +5 dB queries (in-process, decode excluded): ` +
+      `Recognition at ${inIndex.length + fillers} songs, 10 s PA + crowd +5 dB queries (in-process, decode excluded, first run of each query): ` +
         `median ${median(rec).toFixed(0)} ms = ${(10000 / median(rec)).toFixed(0)}x real time, p90 ${quantile(rec, 0.9).toFixed(0)} ms; ` +
         `correct ${pct(correct, known)} (${correct}/${known}), false recognitions ${falsePositives}/${unknown}; ` +
         `the engine alone (peaks in memory, no database read): median ${median(timings.engine).toFixed(0)} ms = ` +

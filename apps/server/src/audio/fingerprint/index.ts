@@ -214,7 +214,7 @@ export async function recognizeWith(
     const local = extractPeaks(segment, QUERY_VERIFY_PEAKS);
     const hashed = keepDensity(local, QUERY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
-    const matches = collectMatches(perWarp, index, segStart, maxBucket);
+    const matches = collectMatches(perWarp, index, segStart, maxBucket, true);
     const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
     const loaded = await source.peaksOf(missing);

@@ -18,7 +18,17 @@ import {
   windowCandidates,
 } from './matcher.js';
 import { emptyIndex, type InvertedIndex, mergeIndex, type SongHashes } from './memory-index.js';
-import { FRAME_SECONDS, HOP, MIN_SCORE, QUERY_PEAKS, QUERY_TARGETS, SAMPLE_RATE, WARPS } from './params.js';
+import {
+  CANDIDATES,
+  FRAME_SECONDS,
+  HOP,
+  MIN_CANDIDATE_VOTES,
+  MIN_SCORE,
+  QUERY_PEAKS,
+  QUERY_TARGETS,
+  SAMPLE_RATE,
+  WARPS,
+} from './params.js';
 import { extractPeaks } from './peaks.js';
 import { addNoise, synthSong } from './synth.js';
 
@@ -35,16 +45,13 @@ function index(songs: Array<[number, Float32Array]>): InvertedIndex {
 }
 
 /** The detections of a query (one 10 s window at `base`), as recognizeTimeline finds them. */
-function detect(samples: Float32Array, postings: InvertedIndex, base = 0) {
+function detect(samples: Float32Array, postings: InvertedIndex, base = 0, minVotes = MIN_CANDIDATE_VOTES) {
   const local = extractPeaks(samples, QUERY_PEAKS);
   const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
   const matches = collectMatches(perWarp, postings, base);
   const query = { t: local.t.map((t) => t + base), f: local.f, count: local.count };
-  return {
-    query,
-    candidates: windowCandidates(matches, base),
-    detections: detectWindow(windowCandidates(matches, base), base, query, grids),
-  };
+  const candidates = windowCandidates(matches, base, CANDIDATES, minVotes);
+  return { query, candidates, detections: detectWindow(candidates, base, query, grids) };
 }
 
 describe('matcher', () => {
@@ -83,6 +90,26 @@ describe('matcher', () => {
     }
   });
 
+  it('leaves out the controls only for a candidate that cannot reach the score needed', () => {
+    const cut = 900;
+    const query = addNoise(songA.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE), 3, 2);
+    const { query: peaks } = detect(query, postings);
+    for (const [song, offset] of [
+      [7, cut],
+      [8, cut + 700],
+    ] as const) {
+      const grid = grids.get(song)!;
+      const full = verifyCandidate(peaks, 0, WINDOW_FRAMES, grid, { warp: 0, offset });
+      // Needing what the song scores, or less, changes nothing.
+      expect(verifyCandidate(peaks, 0, WINDOW_FRAMES, grid, { warp: 0, offset }, full.score)).toEqual(full);
+      // Needing more than its count: the count comes back (never under the full score), no bounds.
+      const pruned = verifyCandidate(peaks, 0, WINDOW_FRAMES, grid, { warp: 0, offset }, 10_000);
+      expect(pruned.score).toBeGreaterThanOrEqual(full.score);
+      expect(pruned.score).toBeLessThan(10_000);
+      expect([pruned.first, pruned.last, pruned.offset]).toEqual([-1, -1, full.offset]);
+    }
+  });
+
   it('places matches at absolute frames when given a segment base', () => {
     const cut = 1000;
     const query = songA.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE);
@@ -94,8 +121,9 @@ describe('matcher', () => {
 
   it('detects nothing in music that is not indexed', () => {
     const query = synthSong(33, 10, SAMPLE_RATE);
-    const { candidates, detections } = detect(query, postings);
-    // Hashes meet by chance and propose candidates; none survives verification.
+    // Hashes meet by chance and propose candidates (under the usual vote threshold here, so
+    // with a lower one); none survives verification.
+    const { candidates, detections } = detect(query, postings, 0, 3);
     expect(candidates.length).toBeGreaterThan(0);
     expect(detections).toEqual([]);
   });
@@ -204,12 +232,17 @@ describe('matcher', () => {
     const expected = [...best.values()]
       .sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp)
       .slice(0, 5);
-    const found = windowCandidates(matches, 0);
+    // (at 3 votes, so that chance offers several candidates to compare)
+    const found = windowCandidates(matches, 0, 5, 3);
     expect(found).toEqual(expected);
     expect(found[0]).toMatchObject({ songId: 17, warp: 3, offset: 500 });
     expect(found[0]!.votes).toBeGreaterThanOrEqual(12);
     // Outside the window, nothing.
-    expect(windowCandidates(matches, WINDOW_FRAMES)).toEqual([]);
+    expect(windowCandidates(matches, WINDOW_FRAMES, 5, 3)).toEqual([]);
+    // At the usual threshold, chance's 3 and 4 votes are left out.
+    expect(windowCandidates(matches, 0).map((c) => c.songId)).toEqual(
+      expected.filter((c) => c.votes >= MIN_CANDIDATE_VOTES).map((c) => c.songId),
+    );
   });
 
   it('skips hashes whose bucket is over the stop-list size', () => {

@@ -53,41 +53,64 @@ export interface Matches {
   length: number;
 }
 
+/** Grown as needed and reused: the hits of collectMatches(..., reuse = true), and its lookups. */
+const hitBuffers = { songWarp: new Int32Array(0), offset: new Int32Array(0), t: new Int32Array(0) };
+let lookupFrom = new Int32Array(0);
+
 /**
  * Every index hit of the query. `hashesPerWarp[w]` are the query hashes under WARPS[w], in anchor
  * order; `frameBase` is added to their frames (a segment's place in the whole signal). Hashes
  * whose bucket holds more than `maxBucket` entries are skipped: they are the commonest shapes of
  * music (a short step between two notes of a chord), vote for every song at once and cost the
- * most to count.
+ * most to count. With `reuse`, the hits are written into buffers of this module that the next
+ * such call overwrites (recognition reads them before it collects the next segment's).
  */
 export function collectMatches(
   hashesPerWarp: readonly Hashes[],
   index: Pick<InvertedIndex, 'offsets' | 'entries'>,
   frameBase: number,
   maxBucket: number = Number.POSITIVE_INFINITY,
+  reuse = false,
 ): Matches {
   const { offsets, entries } = index;
   const warpStart = new Int32Array(hashesPerWarp.length + 1);
+  let lookups = 0;
+  for (const { count } of hashesPerWarp) lookups += count;
+  if (lookupFrom.length < 2 * lookups) lookupFrom = new Int32Array(2 * lookups);
+  // Each lookup's bucket, read once: [from, to), or an empty one for a skipped bucket.
+  const bounds = lookupFrom;
+  let k = 0;
   for (const [w, { hash, count }] of hashesPerWarp.entries()) {
     let n = 0;
-    for (let i = 0; i < count; i++) {
-      const size = offsets[hash[i]! + 1]! - offsets[hash[i]!]!;
-      if (size <= maxBucket) n += size;
+    for (let i = 0; i < count; i++, k += 2) {
+      const from = offsets[hash[i]!]!;
+      const to = offsets[hash[i]! + 1]!;
+      const size = to - from <= maxBucket ? to - from : 0;
+      bounds[k] = from;
+      bounds[k + 1] = from + size;
+      n += size;
     }
     warpStart[w + 1] = warpStart[w]! + n;
   }
   const total = warpStart[hashesPerWarp.length]!;
-  const songWarp = new Int32Array(total);
-  const offset = new Int32Array(total);
-  const frames = new Int32Array(total);
+  if (reuse && hitBuffers.songWarp.length < total) {
+    const capacity = Math.max(total, 2 * hitBuffers.songWarp.length);
+    hitBuffers.songWarp = new Int32Array(capacity);
+    hitBuffers.offset = new Int32Array(capacity);
+    hitBuffers.t = new Int32Array(capacity);
+  }
+  const songWarp = reuse ? hitBuffers.songWarp : new Int32Array(total);
+  const offset = reuse ? hitBuffers.offset : new Int32Array(total);
+  const frames = reuse ? hitBuffers.t : new Int32Array(total);
   let slot = 0;
+  k = 0;
   for (let w = 0; w < hashesPerWarp.length; w++) {
-    const { hash, t, count } = hashesPerWarp[w]!;
+    const { t, count } = hashesPerWarp[w]!;
     const a = WARPS[w]!.a;
-    for (let i = 0; i < count; i++) {
-      const from = offsets[hash[i]!]!;
-      const to = offsets[hash[i]! + 1]!;
-      if (from === to || to - from > maxBucket) continue;
+    for (let i = 0; i < count; i++, k += 2) {
+      const from = bounds[k]!;
+      const to = bounds[k + 1]!;
+      if (from === to) continue;
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
       for (let e = from; e < to; e++) {
@@ -318,7 +341,8 @@ const SCALE_STEPS = [0, -0.005, 0.005, -0.01, 0.01];
  * window's centre, within ±1% and ±2 frames), minus the median of the same count at
  * CONTROL_OFFSETS (what the song gives by chance). First and last are the first and last of the
  * verified peaks that have RUN_PEAKS within RUN_FRAMES (a stray chance match does not stretch a
- * play).
+ * play). With `needed`, a candidate whose count alone is under it is not worth the controls: its
+ * score is that count (an upper bound, under `needed`) and first = last = -1.
  */
 export function verifyCandidate(
   query: Pick<Peaks, 't' | 'f' | 'count'>,
@@ -326,6 +350,7 @@ export function verifyCandidate(
   to: number,
   grid: PeakGrid,
   candidate: Pick<Candidate, 'warp' | 'offset'>,
+  needed: number = Number.NEGATIVE_INFINITY,
 ): { score: number; offset: number; first: number; last: number } {
   const { a, pitch } = WARPS[candidate.warp]!;
   const shift = pitch ? BINS_PER_OCTAVE * Math.log2(a) : 0;
@@ -375,6 +400,11 @@ export function verifyCandidate(
   };
   const { scale, at0 } = settle(anchor);
   const score = count(scale, at0, VERIFY_FRAMES, true);
+  // The controls only lower the score: a count already under what is needed fails without them
+  // (most candidates are chance, and the controls are 8 of the 9 settles). The offset is the
+  // one at the window's start frame, in the warp's terms (what chaining compares).
+  const offset = at0 - Math.round(c * a);
+  if (score < needed) return { score, offset, first: -1, last: -1 };
   const controls = CONTROL_OFFSETS.map((d) => {
     const control = settle(anchor + d);
     return count(control.scale, control.at0, VERIFY_FRAMES, false);
@@ -400,8 +430,6 @@ export function verifyCandidate(
     first = matched[0]!;
     last = matched.at(-1)!;
   }
-  // The offset at the window's start frame, in the warp's terms (what chaining compares).
-  const offset = at0 - Math.round(c * a);
   return { score: score - chance, offset, first, last };
 }
 
@@ -427,6 +455,7 @@ export function detectWindow(
       start + WINDOW_FRAMES,
       grid,
       candidate,
+      minScore,
     );
     if (score < minScore || first < 0) continue;
     detections.push({ songId: candidate.songId, warp: candidate.warp, offset, score, first, last });

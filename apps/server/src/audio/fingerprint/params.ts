@@ -91,8 +91,12 @@ export const STOP_MIN = 100;
 
 /** Songs per window whose best offset (by hash votes) is verified against the song's peaks. */
 export const CANDIDATES = 5;
-/** Hash votes (distinct anchor frames within ±1 frame of one offset) a candidate needs. */
-export const MIN_CANDIDATE_VOTES = 3;
+/**
+ * Hash votes (distinct anchor frames within ±1 frame of one offset) a candidate needs. At 1,000
+ * songs chance gives a window's best impostors 3-4 votes (5-7 for one in ten); a true song that
+ * verifies has 5 or more (at 0 dB crowd noise too), so under 5 its peaks are not worth reading.
+ */
+export const MIN_CANDIDATE_VOTES = 5;
 /** Verification tolerance: a query peak matches a reference peak within ± frames and ± peak bins. */
 export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;

@@ -59,29 +59,22 @@ const BINS = K_HI - K_LO + 1;
 let fft: FFT | undefined;
 let window: Float64Array | undefined;
 
-/** Sliding maximum of radius r over n values read with a stride (monotonic deque, O(n)). */
-function slidingMax(
-  src: Float32Array,
-  base: number,
-  stride: number,
-  n: number,
-  r: number,
-  dst: Float32Array,
-  deque: Int32Array,
-): void {
-  let head = 0;
-  let tail = 0;
-  let next = 0;
-  for (let i = 0; i < n; i++) {
-    const hi = Math.min(n - 1, i + r);
-    while (next <= hi) {
-      const v = src[base + next * stride]!;
-      while (tail > head && src[base + deque[tail - 1]! * stride]! <= v) tail--;
-      deque[tail++] = next++;
-    }
-    while (deque[head]! < i - r) head++;
-    dst[base + i * stride] = src[base + deque[head]! * stride]!;
+/**
+ * Whether no value of the neighbourhood of (frame, bin), ±PEAK_TIME_RADIUS frames and
+ * ±PEAK_FREQ_RADIUS bins clipped to the spectrogram, is above `value`. Rows are read from the
+ * frame outwards and most cells meet a larger neighbour within a few reads.
+ */
+function isLocalMax(score: Float32Array, frames: number, frame: number, bin: number, value: number): boolean {
+  const b0 = Math.max(0, bin - PEAK_FREQ_RADIUS);
+  const b1 = Math.min(BINS - 1, bin + PEAK_FREQ_RADIUS);
+  for (let d = 0; d <= 2 * PEAK_TIME_RADIUS; d++) {
+    // frame, +1, -1, +2, -2, ...
+    const x = frame + (d & 1 ? (d + 1) >> 1 : -(d >> 1));
+    if (x < 0 || x >= frames) continue;
+    const row = x * BINS;
+    for (let k = b0; k <= b1; k++) if (score[row + k]! > value) return false;
   }
+  return true;
 }
 
 /** Log-magnitude spectrogram (frames × BINS, row-major) of the band MIN_HZ..MAX_HZ. */
@@ -114,9 +107,6 @@ export function spectrogram(samples: Float32Array): { data: Float32Array; frames
   return { data, frames };
 }
 
-/** Frames per block of the local-maximum search (buffers reused from block to block). */
-const BLOCK_FRAMES = 16;
-
 /**
  * The peaks of a signal at SAMPLE_RATE: local maxima with fewer than `density` stronger ones within
  * ±RANK_RADIUS frames (REFERENCE_PEAKS for the index, QUERY_PEAKS for a query). Memory: the
@@ -143,35 +133,19 @@ export function extractPeaks(samples: Float32Array, density: number = REFERENCE_
     for (let b = 0; b < BINS; b++) white[row + b]! -= mean[b]! + m;
   }
   const score = white;
-  // Per block: the neighbourhood maximum (along frequency, then along time) of the block's frames
-  // and PEAK_TIME_RADIUS frames either side, in buffers reused from block to block.
-  const span = BLOCK_FRAMES + 2 * PEAK_TIME_RADIUS;
-  const maxF = new Float32Array(span * BINS);
-  const maxTF = new Float32Array(span * BINS);
-  const deque = new Int32Array(Math.max(span, BINS));
-  // Local maxima in time order: frame, bin and whitened value.
+  // Local maxima in time order: frame, bin and whitened value. Edge bins cannot be interpolated;
+  // a peak there is the band limit, not the music.
   const candFrame: number[] = [];
   const candBin: number[] = [];
   const candValue: number[] = [];
-  for (let block = 0; block < frames; block += BLOCK_FRAMES) {
-    const lo = Math.max(0, block - PEAK_TIME_RADIUS);
-    const hi = Math.min(frames, block + BLOCK_FRAMES + PEAK_TIME_RADIUS);
-    const n = hi - lo;
-    const view = score.subarray(lo * BINS, hi * BINS);
-    for (let i = 0; i < n; i++) slidingMax(view, i * BINS, 1, BINS, PEAK_FREQ_RADIUS, maxF, deque);
-    for (let b = 0; b < BINS; b++) slidingMax(maxF, b, BINS, n, PEAK_TIME_RADIUS, maxTF, deque);
-    const end = Math.min(frames, block + BLOCK_FRAMES);
-    for (let frame = block; frame < end; frame++) {
-      const row = frame * BINS;
-      const local = (frame - lo) * BINS;
-      // Edge bins cannot be interpolated; a peak there is the band limit, not the music.
-      for (let b = 1; b < BINS - 1; b++) {
-        const value = score[row + b]!;
-        if (value === maxTF[local + b]! && value > score[row + b - 1]! && value > 0) {
-          candFrame.push(frame);
-          candBin.push(b);
-          candValue.push(value);
-        }
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * BINS;
+    for (let b = 1; b < BINS - 1; b++) {
+      const value = score[row + b]!;
+      if (value > 0 && value > score[row + b - 1]! && isLocalMax(score, frames, frame, b, value)) {
+        candFrame.push(frame);
+        candBin.push(b);
+        candValue.push(value);
       }
     }
   }
