@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { warmPeakCache } from './audio/fingerprint/index.js';
 import { currentIndex } from './audio/fingerprint/memory-index.js';
 import { startSpawnHelper } from './audio/spawn-helper.js';
 import { type Config, type ConfigOverrides, loadConfig } from './config.js';
@@ -156,19 +157,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     // ffmpeg's helper process is started first, while this process is small (spawn-helper.ts).
     startSpawnHelper();
     const loadingAt = performance.now();
-    currentIndex(db).then(
-      (index) => {
-        if (index.revisions.size > 0 && !closing) {
-          log(
-            `Recognition index: ${index.revisions.size} songs (${(index.size / 1e6).toFixed(1)} M hashes) in memory in ${seconds(loadingAt)}.`,
-          );
-        }
-      },
-      (error: Error) => {
+    currentIndex(db)
+      .then(async (index) => {
+        if (index.revisions.size === 0 || closing) return;
+        log(
+          `Recognition index: ${index.revisions.size} songs (${(index.size / 1e6).toFixed(1)} M hashes) in memory in ${seconds(loadingAt)}.`,
+        );
+        // Then the songs' peaks, which verification reads, as far as their cache holds.
+        const peaksAt = performance.now();
+        const cached = await warmPeakCache(db);
+        if (!closing) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
+      })
+      .catch((error: Error) => {
         if (!closing)
           log(`Recognition index not loaded yet (${error.message}); the first recognition loads it.`);
-      },
-    );
+      });
     return { url, app, deps, close };
   } catch (error) {
     await cleanups.runAll(log);

@@ -20,6 +20,7 @@ import {
   fingerprintImportHook,
   fingerprintSong,
   recognizeTimeline,
+  warmPeakCache,
 } from './index.js';
 import { addNoise, synthSong } from './synth.js';
 
@@ -157,6 +158,31 @@ describe('recognizeTimeline', () => {
     expect(Math.abs(plays[0]!.endS - 20)).toBeLessThan(2);
     expect(Math.abs(plays[1]!.startS - 20)).toBeLessThan(2);
     expect(plays[1]!.endS).toBeGreaterThan(43);
+  });
+});
+
+describe('warmPeakCache', () => {
+  it('caches every indexed song’s peaks, and a song re-indexed since is read again', async () => {
+    const { rows } = await database.pool.query('select count(*)::int as n from song_fingerprints');
+    expect(await warmPeakCache(database.db)).toBe(rows[0].n);
+    expect(await warmPeakCache(database.db)).toBe(rows[0].n);
+    // Re-indexed (a new revision): the cached peaks are stale and recognition reads the new ones.
+    const songId = idOf.get('song-2')!;
+    const file = path.join(folder, 'library', 'song-2.wav');
+    await fingerprintSong({ db: database.db, config }, { songId, filePath: file });
+    const samples = await decodeAudio(file, {
+      sampleRate: FINGERPRINT_SAMPLE_RATE,
+      ffmpegPath: config.ffmpegPath,
+    });
+    const query = vi.spyOn(database.pool, 'query');
+    try {
+      const plays = await recognizeTimeline(database.db, samples.subarray(0, 12 * FINGERPRINT_SAMPLE_RATE));
+      expect(plays.map((p) => p.songId)).toEqual([songId]);
+      const peakReads = query.mock.calls.filter(([text]) => String(text).includes('select song_id, peaks'));
+      expect(peakReads.map((call) => call[1])).toEqual([[`{${songId}}`]]);
+    } finally {
+      query.mockRestore();
+    }
   });
 });
 

@@ -127,25 +127,33 @@ type SongPeaks = Pick<Peaks, 't' | 'f' | 'count'>;
 /**
  * Peaks of the songs recognition proposed lately, per database, least recently used first: the
  * songs of a night are proposed again chunk after chunk, and each read from PostgreSQL costs
- * milliseconds. An entry holds for the song's revision in the index it was read with.
+ * milliseconds. An entry holds for the song's revision in the index it was read with. 128 MB
+ * holds every song's peaks up to about 1,600 songs (warmPeakCache fills it when the server
+ * starts); beyond, a query's chance candidates are read from the database.
  */
-const PEAK_CACHE_BYTES = 64 * 2 ** 20;
-const peakCaches = new WeakMap<
-  object,
-  { entries: Map<number, { revision: number; peaks: SongPeaks }>; bytes: number }
->();
+const PEAK_CACHE_BYTES = 128 * 2 ** 20;
+interface PeakCache {
+  entries: Map<number, { revision: number; peaks: SongPeaks }>;
+  bytes: number;
+}
+const peakCaches = new WeakMap<object, PeakCache>();
 
-async function cachedPeaks(
-  db: Db,
-  index: Pick<InvertedIndex, 'revisions'>,
-  songIds: readonly number[],
-): Promise<Map<number, SongPeaks>> {
+function peakCacheOf(db: Db): PeakCache {
   const pool = poolOf(db);
   let cache = peakCaches.get(pool);
   if (!cache) {
     cache = { entries: new Map(), bytes: 0 };
     peakCaches.set(pool, cache);
   }
+  return cache;
+}
+
+async function cachedPeaks(
+  db: Db,
+  index: Pick<InvertedIndex, 'revisions'>,
+  songIds: readonly number[],
+): Promise<Map<number, SongPeaks>> {
+  const cache = peakCacheOf(db);
   const found = new Map<number, SongPeaks>();
   const missing: number[] = [];
   for (const id of songIds) {
@@ -173,6 +181,23 @@ async function cachedPeaks(
     cache.bytes -= entry.peaks.count * 8;
   }
   return found;
+}
+
+/**
+ * Reads songs' peaks into the peak cache, by batches, until every indexed song's are there or the
+ * cache is full: what the server does once its index is loaded, so that recognition seldom waits
+ * for PostgreSQL. Returns the songs cached.
+ */
+export async function warmPeakCache(db: Db, batch = 50): Promise<number> {
+  const index = await currentIndex(db);
+  const cache = peakCacheOf(db);
+  const ids = [...index.revisions.keys()].filter((id) => !cache.entries.has(id));
+  for (let from = 0; from < ids.length; from += batch) {
+    // Stop before the least recently used entries would be evicted by the warm-up itself.
+    if (cache.bytes > PEAK_CACHE_BYTES * 0.9) break;
+    await cachedPeaks(db, index, ids.slice(from, from + batch));
+  }
+  return cache.entries.size;
 }
 
 /** What recognition reads: the inverted index of hashes, and the peaks of the songs it proposes. */
