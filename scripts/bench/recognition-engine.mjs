@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// The recognition engine alone, without PostgreSQL: the benchmark's indexed tracks (from
+// .cache/recognition, fetched by scripts/bench/recognition.mjs) plus fillers up to --songs
+// (time-reversed, pitch-moved copies of their peaks, which no query can match) in one in-memory
+// index, then 10 s queries (PA chain + crowd noise at --snr dB) of every track, indexed or not,
+// each decoded through the product's ffmpeg helper and recognised --reps times. Prints time per
+// query (median, p90), correct / false recognitions and the process's peak RSS. A couple of
+// minutes at 1,000 songs, where scripts/bench/recognition.mjs takes twenty: for trying a change
+// of the engine, and for library sizes the full benchmark does not build (--songs 10000).
+//   node scripts/bench/recognition-engine.mjs [--songs 1000] [--positions 2] [--snr 5] [--reps 1]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
+import { addNoise, ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
+import { buildTracks } from './recognition/corpus.mjs';
+
+const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
+const option = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? fallback : Number(process.argv[index + 1]);
+};
+const targetSongs = option('--songs', 1000);
+const positions = option('--positions', 2);
+const snr = option('--snr', 5);
+const reps = option('--reps', 1);
+// The same PA chain as scripts/bench/recognition.mjs.
+const ROOM =
+  'highpass=f=120,equalizer=f=250:t=q:w=1:g=5,equalizer=f=3000:t=q:w=1:g=-6,lowpass=f=7000,acompressor=threshold=0.08:ratio=6:attack=5:release=80:makeup=2';
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+runMain(async () => {
+  ensureNodeModules();
+  ensureBuilt();
+  const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
+  const engine = await dist('audio/fingerprint/index.js');
+  const { keepDensity } = await dist('audio/fingerprint/peaks.js');
+  const { hashPeaks } = await dist('audio/fingerprint/hashes.js');
+  const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
+  const { REFERENCE_PEAKS } = await dist('audio/fingerprint/params.js');
+  const { decodeAudio } = await dist('audio/decode.js');
+  const cacheDir = path.join(repoRoot, '.cache/recognition');
+  const log = (message) => process.stderr.write(`[engine] ${message}\n`);
+  // The full benchmark's split: drascula's track1 is track30 again; every 4th track kept out.
+  const tracks = buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }).filter(
+    (track) => track.id !== 'c15b9423e07b4110',
+  );
+  const inIndex = tracks.filter((_, i) => i % 4 !== 3);
+  const outOfIndex = tracks.filter((_, i) => i % 4 === 3);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-engine-'));
+  try {
+    // Queries first, while this process is small: making them forks it (ffmpeg).
+    const random = rng(42);
+    const queries = [];
+    for (const [k, track] of [...inIndex, ...outOfIndex].entries()) {
+      for (let p = 0; p < positions; p++) {
+        const start = 3 + random() * Math.max(0, track.duration - 3 - 11 * 1.08);
+        const samples = ffmpegToPcm(ffmpeg, [
+          '-ss',
+          String(start),
+          '-t',
+          '10',
+          '-i',
+          track.file,
+          '-af',
+          ROOM,
+        ]);
+        const file = path.join(work, `query-${k}-${p}.wav`);
+        writeWav(file, addNoise(samples.subarray(0, 10 * RATE), snr, 7 + p));
+        queries.push({
+          file,
+          truth: k < inIndex.length ? k + 1 : null,
+          name: `${track.id} at ${start.toFixed(0)} s`,
+        });
+      }
+    }
+    log(`${queries.length} queries made`);
+    const songs = [];
+    const peaksOf = new Map();
+    const t0 = performance.now();
+    for (const [k, track] of inIndex.entries()) {
+      const samples = await decodeAudio(track.file, {
+        sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
+        ffmpegPath: ffmpeg,
+      });
+      const { peaks, hashes } = engine.indexSignal(samples);
+      songs.push({ songId: k + 1, revision: 1, hashes });
+      peaksOf.set(k + 1, peaks);
+    }
+    const real = [...peaksOf.values()];
+    for (let i = 0; songs.length < targetSongs; i++) {
+      const source = real[i % real.length];
+      const shift = (6 + (Math.floor(i / real.length) % 15)) * (i % 2 ? 1 : -1);
+      const n = source.count;
+      const t = new Int32Array(n);
+      const f = new Float32Array(n);
+      const rank = new Uint8Array(n);
+      for (let j = 0; j < n; j++) {
+        t[j] = source.frames - 1 - source.t[n - 1 - j];
+        f[j] = source.f[n - 1 - j] + shift;
+        rank[j] = source.rank[n - 1 - j];
+      }
+      const songId = songs.length + 1;
+      const hashes = hashPeaks(keepDensity({ t, f, count: n, frames: source.frames, rank }, REFERENCE_PEAKS));
+      songs.push({ songId, revision: 1, hashes });
+      peaksOf.set(songId, { t, f, count: n });
+    }
+    const index = mergeIndex(emptyIndex(), new Set(), songs);
+    log(
+      `index of ${songs.length} songs, ${(index.size / 1e6).toFixed(1)} M entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const source = {
+      index,
+      peaksOf: async (ids) => new Map(ids.filter((id) => peaksOf.has(id)).map((id) => [id, peaksOf.get(id)])),
+    };
+    const times = [];
+    let correct = 0;
+    let known = 0;
+    let falsePositives = 0;
+    let unknown = 0;
+    const notes = [];
+    for (const { file, truth, name } of queries) {
+      let plays = [];
+      for (let r = 0; r < reps; r++) {
+        // Decoded each time, as the server decodes each chunk just before recognising it.
+        const pcm = await decodeAudio(file, {
+          sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
+          ffmpegPath: ffmpeg,
+        });
+        const started = performance.now();
+        plays = await engine.recognizeWith(source, pcm);
+        times.push(performance.now() - started);
+      }
+      const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
+      const heard = top ? `song ${top.songId} (confidence ${top.confidence})` : 'nothing';
+      if (truth === null) {
+        unknown++;
+        if (plays.length) falsePositives++;
+        if (plays.length) notes.push(`  false: ${name} (not indexed) heard as ${heard}`);
+      } else {
+        known++;
+        if (top?.songId === truth) correct++;
+        else notes.push(`  missed: ${name} (song ${truth}), heard ${heard}`);
+      }
+    }
+    times.sort((a, b) => a - b);
+    const median = quantile(times, 0.5);
+    console.log(
+      `${songs.length} songs, 10 s queries, PA + crowd ${snr} dB: median ${median.toFixed(1)} ms = ${(10000 / median).toFixed(0)}x real time, ` +
+        `p90 ${quantile(times, 0.9).toFixed(1)} ms; correct ${correct}/${known}, false ${falsePositives}/${unknown}; ` +
+        `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+    );
+    for (const note of notes) console.log(note);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
