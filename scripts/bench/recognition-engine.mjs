@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 import { addNoise, ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks } from './recognition/corpus.mjs';
+import { fillerPeaks } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -91,21 +92,10 @@ runMain(async () => {
     }
     const real = [...peaksOf.values()];
     for (let i = 0; songs.length < targetSongs; i++) {
-      const source = real[i % real.length];
-      const shift = (6 + (Math.floor(i / real.length) % 15)) * (i % 2 ? 1 : -1);
-      const n = source.count;
-      const t = new Int32Array(n);
-      const f = new Float32Array(n);
-      const rank = new Uint8Array(n);
-      for (let j = 0; j < n; j++) {
-        t[j] = source.frames - 1 - source.t[n - 1 - j];
-        f[j] = source.f[n - 1 - j] + shift;
-        rank[j] = source.rank[n - 1 - j];
-      }
+      const peaks = fillerPeaks(real, i);
       const songId = songs.length + 1;
-      const hashes = hashPeaks(keepDensity({ t, f, count: n, frames: source.frames, rank }, REFERENCE_PEAKS));
-      songs.push({ songId, revision: 1, hashes });
-      peaksOf.set(songId, { t, f, count: n });
+      songs.push({ songId, revision: 1, hashes: hashPeaks(keepDensity(peaks, REFERENCE_PEAKS)) });
+      peaksOf.set(songId, peaks);
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     log(

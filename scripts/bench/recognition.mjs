@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 import { addNoise, convolve, ffmpegToPcm, RATE, rng, roomImpulse, writeWav } from './recognition/audio.mjs';
 import { buildTracks } from './recognition/corpus.mjs';
+import { fillerPeaks } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const ffprobe = 'ffprobe';
@@ -534,21 +535,10 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       );
       const blobs = [];
       for (let k = 0; k < count; k++) {
-        const i = first + k;
-        const source = peaksOf[i % peaksOf.length];
-        const shift = (6 + (Math.floor(i / peaksOf.length) % 15)) * (i % 2 ? 1 : -1);
-        const n = source.count;
-        const t = new Int32Array(n);
-        const f = new Float32Array(n);
-        const rank = new Uint8Array(n);
-        for (let j = 0; j < n; j++) {
-          t[j] = source.frames - 1 - source.t[n - 1 - j];
-          f[j] = source.f[n - 1 - j] + shift;
-          rank[j] = source.rank[n - 1 - j];
-        }
-        const h = hashPeaks(keepDensity({ t, f, count: n, frames: source.frames, rank }, REFERENCE_PEAKS));
-        blobs.push([rows[k].id, encodeHashes(h), encodePeaks({ t, f, count: n })]);
-        fillerSeconds += source.frames * FRAME_SECONDS;
+        const peaks = fillerPeaks(peaksOf, first + k);
+        const h = hashPeaks(keepDensity(peaks, REFERENCE_PEAKS));
+        blobs.push([rows[k].id, encodeHashes(h), encodePeaks(peaks)]);
+        fillerSeconds += peaks.frames * FRAME_SECONDS;
       }
       for (const [songId, hashes, peaks] of blobs) {
         await database.pool.query(
