@@ -573,7 +573,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     );
     // As the server does after loading the index: the songs' peaks into the cache, as far as it holds.
     const t3 = performance.now();
-    const cachedSongs = await engine.warmPeakCache(database.db);
+    const cachedSongs = await engine.warmPeakCache(database.db, index);
     say(
       `Peak cache (what verification reads): ${cachedSongs} of ${index.revisions.size} songs' peaks read in ${((performance.now() - t3) / 1000).toFixed(1)} s`,
     );

@@ -165,7 +165,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
         );
         // Then the songs' peaks, which verification reads, as far as their cache holds.
         const peaksAt = performance.now();
-        const cached = await warmPeakCache(db);
+        const cached = await warmPeakCache(db, index);
         if (!closing) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
       })
       .catch((error: Error) => {

@@ -1,4 +1,4 @@
-import { type ProgramExit, ProgramStartError, runProgram } from './spawn-helper.js';
+import { type ProgramExit, ProgramStartError, runProgramCollect } from './spawn-helper.js';
 
 export interface DecodeOptions {
   /** Output sample rate in Hz (ffmpeg resamples; soxr when available is not required). */
@@ -71,13 +71,12 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
     'pcm_f32le',
     'pipe:1',
   );
-  const chunks: Uint8Array[] = [];
   const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
-  let exit: ProgramExit;
+  let exit: ProgramExit & { stdout: Buffer };
   try {
     // Through the spawn helper: forking this process (which may hold the recognition index) costs
     // page faults on every recognition that follows (spawn-helper.ts).
-    exit = await runProgram(ffmpeg, args, (data) => chunks.push(data));
+    exit = await runProgramCollect(ffmpeg, args);
   } catch (error) {
     if (!(error instanceof ProgramStartError)) throw error;
     throw new DecodeError(
@@ -88,9 +87,9 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
     );
   }
   if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr));
-  const bytes = Buffer.concat(chunks);
+  const bytes = exit.stdout;
   const usable = bytes.byteLength - (bytes.byteLength % 4);
-  // Copy into an aligned buffer: Buffer.concat may return a slice at any byte offset.
+  // Copy into an aligned buffer: the collected bytes may start at any byte offset.
   const samples = new Float32Array(usable / 4);
   new Uint8Array(samples.buffer).set(bytes.subarray(0, usable));
   return samples;

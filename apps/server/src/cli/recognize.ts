@@ -26,23 +26,14 @@ interface PlayLine {
 }
 
 async function recognizeCommand(files: string[], options: RecognizeOptions): Promise<void> {
-  const [
-    { loadConfig },
-    { consoleLog, prepareDatabase },
-    { createDatabase },
-    engine,
-    { decodeAudio },
-    { startSpawnHelper },
-  ] = await Promise.all([
-    import('../config.js'),
-    import('../main.js'),
-    import('../db/client.js'),
-    import('../audio/fingerprint/index.js'),
-    import('../audio/decode.js'),
-    import('../audio/spawn-helper.js'),
-  ]);
-  // ffmpeg's helper starts before the recognition index makes this process big (spawn-helper.ts).
-  startSpawnHelper();
+  const [{ loadConfig }, { consoleLog, prepareDatabase }, { createDatabase }, engine, { decodeAudio }] =
+    await Promise.all([
+      import('../config.js'),
+      import('../main.js'),
+      import('../db/client.js'),
+      import('../audio/fingerprint/index.js'),
+      import('../audio/decode.js'),
+    ]);
   const minConfidence = options.minConfidence === undefined ? undefined : Number(options.minConfidence);
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
     throw new Error('--min-confidence must be a number from 0 to 1');

@@ -22,6 +22,7 @@ import {
   recognizeTimeline,
   warmPeakCache,
 } from './index.js';
+import { currentIndex } from './memory-index.js';
 import { addNoise, synthSong } from './synth.js';
 
 const RATE = 22050;
@@ -164,8 +165,9 @@ describe('recognizeTimeline', () => {
 describe('warmPeakCache', () => {
   it('caches every indexed song’s peaks, and a song re-indexed since is read again', async () => {
     const { rows } = await database.pool.query('select count(*)::int as n from song_fingerprints');
-    expect(await warmPeakCache(database.db)).toBe(rows[0].n);
-    expect(await warmPeakCache(database.db)).toBe(rows[0].n);
+    const index = await currentIndex(database.db);
+    expect(await warmPeakCache(database.db, index)).toBe(rows[0].n);
+    expect(await warmPeakCache(database.db, index)).toBe(rows[0].n);
     // Re-indexed (a new revision): the cached peaks are stale and recognition reads the new ones.
     const songId = idOf.get('song-2')!;
     const file = path.join(folder, 'library', 'song-2.wav');

@@ -137,6 +137,7 @@ interface PeakCache {
   bytes: number;
 }
 const peakCaches = new WeakMap<object, PeakCache>();
+const bytesOf = (peaks: SongPeaks) => peaks.count * 8;
 
 function peakCacheOf(db: Db): PeakCache {
   const pool = poolOf(db);
@@ -170,26 +171,29 @@ async function cachedPeaks(
     const revision = index.revisions.get(id);
     if (revision === undefined) continue;
     const old = cache.entries.get(id);
-    if (old) cache.bytes -= old.peaks.count * 8;
+    if (old) cache.bytes -= bytesOf(old.peaks);
     cache.entries.delete(id);
     cache.entries.set(id, { revision, peaks });
-    cache.bytes += peaks.count * 8;
+    cache.bytes += bytesOf(peaks);
   }
   for (const [id, entry] of cache.entries) {
     if (cache.bytes <= PEAK_CACHE_BYTES) break;
     cache.entries.delete(id);
-    cache.bytes -= entry.peaks.count * 8;
+    cache.bytes -= bytesOf(entry.peaks);
   }
   return found;
 }
 
 /**
- * Reads songs' peaks into the peak cache, by batches, until every indexed song's are there or the
- * cache is full: what the server does once its index is loaded, so that recognition seldom waits
- * for PostgreSQL. Returns the songs cached.
+ * Reads the peaks of the songs of `index` (currentIndex) into the peak cache, by batches, until
+ * every song's are there or the cache is full: what the server does once its index is loaded, so
+ * that recognition seldom waits for PostgreSQL. Returns the songs cached.
  */
-export async function warmPeakCache(db: Db, batch = 50): Promise<number> {
-  const index = await currentIndex(db);
+export async function warmPeakCache(
+  db: Db,
+  index: Pick<InvertedIndex, 'revisions'>,
+  batch = 50,
+): Promise<number> {
   const cache = peakCacheOf(db);
   const ids = [...index.revisions.keys()].filter((id) => !cache.entries.has(id));
   for (let from = 0; from < ids.length; from += batch) {

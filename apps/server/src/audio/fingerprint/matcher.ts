@@ -53,9 +53,9 @@ export interface Matches {
   length: number;
 }
 
-/** Grown as needed and reused: the hits of collectMatches(..., reuse = true), and its lookups. */
+/** Grown as needed and reused: the hits of collectMatches(..., reuse = true), and its lookups' buckets. */
 const hitBuffers = { songWarp: new Int32Array(0), offset: new Int32Array(0), t: new Int32Array(0) };
-let lookupFrom = new Int32Array(0);
+let bounds = new Int32Array(0);
 
 /**
  * Every index hit of the query. `hashesPerWarp[w]` are the query hashes under WARPS[w], in anchor
@@ -76,9 +76,8 @@ export function collectMatches(
   const warpStart = new Int32Array(hashesPerWarp.length + 1);
   let lookups = 0;
   for (const { count } of hashesPerWarp) lookups += count;
-  if (lookupFrom.length < 2 * lookups) lookupFrom = new Int32Array(2 * lookups);
   // Each lookup's bucket, read once: [from, to), or an empty one for a skipped bucket.
-  const bounds = lookupFrom;
+  if (bounds.length < 2 * lookups) bounds = new Int32Array(2 * lookups);
   let k = 0;
   for (const [w, { hash, count }] of hashesPerWarp.entries()) {
     let n = 0;
