@@ -149,7 +149,9 @@ runMain(async () => {
       const pcm = await decodeAudio(file, { sampleRate: engine.FINGERPRINT_SAMPLE_RATE, ffmpegPath: ffmpeg });
       unknownSeconds += pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
       for (const play of await engine.recognizeWith(source, pcm))
-        falsePlays.push(`  false play: ${name} ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`);
+        falsePlays.push(
+          `  false play: ${name} ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
+        );
     }
     times.sort((a, b) => a - b);
     const median = quantile(times, 0.5);
