@@ -15,8 +15,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
-import { addNoise, ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
-import { buildTracks } from './recognition/corpus.mjs';
+import { addNoise, ffmpegToPcm, RATE, ROOM, rng, writeWav } from './recognition/audio.mjs';
+import { buildTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerPeaks } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
@@ -28,9 +28,6 @@ const targetSongs = option('--songs', 1000);
 const positions = option('--positions', 2);
 const snr = option('--snr', 5);
 const reps = option('--reps', 1);
-// The same PA chain as scripts/bench/recognition.mjs.
-const ROOM =
-  'highpass=f=120,equalizer=f=250:t=q:w=1:g=5,equalizer=f=3000:t=q:w=1:g=-6,lowpass=f=7000,acompressor=threshold=0.08:ratio=6:attack=5:release=80:makeup=2';
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 runMain(async () => {
@@ -38,19 +35,11 @@ runMain(async () => {
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
   const engine = await dist('audio/fingerprint/index.js');
-  const { keepDensity } = await dist('audio/fingerprint/peaks.js');
-  const { hashPeaks } = await dist('audio/fingerprint/hashes.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
-  const { REFERENCE_PEAKS } = await dist('audio/fingerprint/params.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
   const log = (message) => process.stderr.write(`[engine] ${message}\n`);
-  // The full benchmark's split: drascula's track1 is track30 again; every 4th track kept out.
-  const tracks = buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }).filter(
-    (track) => track.id !== 'c15b9423e07b4110',
-  );
-  const inIndex = tracks.filter((_, i) => i % 4 !== 3);
-  const outOfIndex = tracks.filter((_, i) => i % 4 === 3);
+  const { inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-engine-'));
   try {
     // Queries first, while this process is small: making them forks it (ffmpeg).
@@ -102,7 +91,7 @@ runMain(async () => {
     for (let i = 0; songs.length < targetSongs; i++) {
       const peaks = fillerPeaks(real, i);
       const songId = songs.length + 1;
-      songs.push({ songId, revision: 1, hashes: hashPeaks(keepDensity(peaks, REFERENCE_PEAKS)) });
+      songs.push({ songId, revision: 1, hashes: engine.referenceHashes(peaks) });
       peaksOf.set(songId, peaks);
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);

@@ -16,8 +16,17 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
-import { addNoise, convolve, ffmpegToPcm, RATE, rng, roomImpulse, writeWav } from './recognition/audio.mjs';
-import { buildTracks } from './recognition/corpus.mjs';
+import {
+  addNoise,
+  convolve,
+  ffmpegToPcm,
+  RATE,
+  ROOM,
+  rng,
+  roomImpulse,
+  writeWav,
+} from './recognition/audio.mjs';
+import { buildTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerPeaks } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
@@ -63,16 +72,14 @@ function runWcs(args, env) {
 // ---------------------------------------------------------------------------------------------
 // Query conditions: ffmpeg filters on the excerpt, then optional noise, then optional codec.
 
-const ROOM =
-  'highpass=f=120,equalizer=f=250:t=q:w=1:g=5,equalizer=f=3000:t=q:w=1:g=-6,lowpass=f=7000,acompressor=threshold=0.08:ratio=6:attack=5:release=80:makeup=2';
 /** Confidence thresholds the queries are scored at (scores 33, 25 and 20 of the matcher; 0.5 = 25 is the default). */
 const THRESHOLDS = [0.6, 0.5, 0.43];
 
 const SPEEDS = [0.92, 0.96, 1.04, 1.08];
 const signed = (f) => `${f > 1 ? '+' : ''}${Math.round((f - 1) * 100)}%`;
-// PA = the EQ + compression chain above; crowd = modulated pink noise at the SNR given; room =
-// reverberation (RT60 0.9 s) with the direct sound 6 dB over the reverb (near the speakers) or
-// equal to it (across the hall).
+// PA = ROOM, the EQ + compression chain of recognition/audio.mjs; crowd = modulated pink noise
+// at the SNR given; room = reverberation (RT60 0.9 s) with the direct sound 6 dB over the reverb
+// (near the speakers) or equal to it (across the hall).
 const CONDITIONS = [
   { name: 'clean', filter: null },
   { name: 'opus 128k', filter: null, opus: true },
@@ -140,13 +147,7 @@ runMain(async () => {
   ensureNodeModules();
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
-  // A track that is another's recording again is no "song outside the index": drascula's track1.ogg
-  // is track30.ogg (the same music at the same times: spectral similarity 0.93 against 0.38 for
-  // the same track unaligned), so it is left out.
-  const DUPLICATES = new Map([['c15b9423e07b4110', 'ee85662ba2d15e8a']]);
-  const tracks = buildTracks(cacheDir, { ffmpeg, ffprobe, log }).filter((track) => !DUPLICATES.has(track.id));
-  const inIndex = tracks.filter((_, i) => i % 4 !== 3);
-  const outOfIndex = tracks.filter((_, i) => i % 4 === 3);
+  const { tracks, inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe, log }));
   const hours = (list) => list.reduce((sum, t) => sum + t.duration, 0) / 3600;
   log(
     `${tracks.length} tracks: ${inIndex.length} indexed (${hours(inIndex).toFixed(2)} h), ${outOfIndex.length} kept out`,
@@ -438,11 +439,9 @@ function evaluateNight(truth, predicted) {
 
 async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, work, say }) {
   const engine = await dist('audio/fingerprint/index.js');
-  const { keepDensity } = await dist('audio/fingerprint/peaks.js');
-  const { hashPeaks } = await dist('audio/fingerprint/hashes.js');
   const { encodeHashes, encodePeaks, replaceSongFingerprints } = await dist('audio/fingerprint/store.js');
   const { currentIndex } = await dist('audio/fingerprint/memory-index.js');
-  const { FRAME_SECONDS, REFERENCE_PEAKS } = await dist('audio/fingerprint/params.js');
+  const { FRAME_SECONDS } = await dist('audio/fingerprint/params.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const database = await openDb();
   try {
@@ -536,7 +535,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       const blobs = [];
       for (let k = 0; k < count; k++) {
         const peaks = fillerPeaks(peaksOf, first + k);
-        const h = hashPeaks(keepDensity(peaks, REFERENCE_PEAKS));
+        const h = engine.referenceHashes(peaks);
         blobs.push([rows[k].id, encodeHashes(h), encodePeaks(peaks)]);
         fillerSeconds += peaks.frames * FRAME_SECONDS;
       }

@@ -165,8 +165,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
         );
         // Then the songs' peaks, which verification reads, as far as their cache holds.
         const peaksAt = performance.now();
-        const cached = await warmPeakCache(db, index);
-        if (!closing) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
+        await warmPeakCache(db, index).then(
+          (cached) => {
+            if (!closing) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
+          },
+          (error: Error) => {
+            if (!closing)
+              log(`Recognition peaks not cached (${error.message}); recognition reads them as needed.`);
+          },
+        );
       })
       .catch((error: Error) => {
         if (!closing)

@@ -7,6 +7,10 @@ import FFT from 'fft.js';
 
 export const RATE = 16000;
 
+/** A PA system's chain as ffmpeg filters: highpass 120 Hz, +5 dB at 250 Hz, -6 dB at 3 kHz, lowpass 7 kHz, compressor 6:1. */
+export const ROOM =
+  'highpass=f=120,equalizer=f=250:t=q:w=1:g=5,equalizer=f=3000:t=q:w=1:g=-6,lowpass=f=7000,acompressor=threshold=0.08:ratio=6:attack=5:release=80:makeup=2';
+
 export function rng(seed) {
   let s = seed >>> 0;
   return () => {

@@ -69,7 +69,12 @@ export interface FingerprintDeps {
  */
 export function indexSignal(samples: Float32Array): { peaks: Peaks; hashes: Hashes } {
   const peaks = extractPeaks(samples, VERIFY_PEAKS);
-  return { peaks, hashes: hashPeaks(keepDensity(peaks, REFERENCE_PEAKS)) };
+  return { peaks, hashes: referenceHashes(peaks) };
+}
+
+/** The hashes the index keeps of a song's peaks (at VERIFY_PEAKS or denser): those of its REFERENCE_PEAKS. */
+export function referenceHashes(peaks: Peaks): Hashes {
+  return hashPeaks(keepDensity(peaks, REFERENCE_PEAKS));
 }
 
 /**

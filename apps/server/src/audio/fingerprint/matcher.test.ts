@@ -45,12 +45,12 @@ function index(songs: Array<[number, Float32Array]>): InvertedIndex {
 }
 
 /** The detections of a query (one 10 s window at `base`), as recognizeTimeline finds them. */
-function detect(samples: Float32Array, postings: InvertedIndex, base = 0, minVotes = MIN_CANDIDATE_VOTES) {
+function detect(samples: Float32Array, postings: InvertedIndex, base = 0) {
   const local = extractPeaks(samples, QUERY_PEAKS);
   const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
   const matches = collectMatches(perWarp, postings, base);
   const query = { t: local.t.map((t) => t + base), f: local.f, count: local.count };
-  const candidates = windowCandidates(matches, base, CANDIDATES, minVotes);
+  const candidates = windowCandidates(matches, base);
   return { query, candidates, detections: detectWindow(candidates, base, query, grids) };
 }
 
@@ -121,9 +121,8 @@ describe('matcher', () => {
 
   it('detects nothing in music that is not indexed', () => {
     const query = synthSong(33, 10, SAMPLE_RATE);
-    // Hashes meet by chance and propose candidates (under the usual vote threshold here, so
-    // with a lower one); none survives verification.
-    const { candidates, detections } = detect(query, postings, 0, 3);
+    // Hashes meet by chance and propose candidates; none survives verification.
+    const { candidates, detections } = detect(query, postings);
     expect(candidates.length).toBeGreaterThan(0);
     expect(detections).toEqual([]);
   });
@@ -233,7 +232,7 @@ describe('matcher', () => {
       (x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp,
     );
     const expected = ranked.slice(0, 5);
-    // (at 3 votes, so that chance offers several candidates to compare)
+    // (the best 5 of 3 votes or more: chance offers several candidates to compare)
     const found = windowCandidates(matches, 0, 5, 3);
     expect(found).toEqual(expected);
     expect(found[0]).toMatchObject({ songId: 17, warp: 3, offset: 500 });
