@@ -173,9 +173,10 @@ describe('matcher', () => {
     expect(scoreFor(confidenceOf(23))).toBeCloseTo(23, 6);
   });
 
-  it('counts votes in partitions exactly as one table would', () => {
-    // 60,000 hits (many partitions): 40 songs × 25 warps of chance hits, and song 17 at warp 3
-    // with 12 anchor frames at offsets 500 ± 1, one frame hashed three times.
+  it('counts votes through the sieve and in partitions exactly as one table would', () => {
+    // 60,000 hits (many partitions): 40 songs × 25 warps of chance hits over 600 offsets (thousands
+    // of keys hit twice, many beside one another, and bits of the sieve shared), and song 17 at
+    // warp 3 with 12 anchor frames at offsets 500 ± 1, one frame hashed three times.
     const random = (() => {
       let x = 12345;
       return () => {
@@ -188,7 +189,7 @@ describe('matcher', () => {
       hits.push([
         1 + Math.floor(random() * 40),
         Math.floor(random() * 25),
-        Math.floor(random() * 5000),
+        Math.floor(random() * 600),
         Math.floor(random() * WINDOW_FRAMES),
       ]);
     }
@@ -214,23 +215,24 @@ describe('matcher', () => {
     }
     const votesAt = (song: number, w: number, offset: number) =>
       frames.get(`${song}/${w}/${offset}`)?.size ?? 0;
-    // Best offset per song among offsets holding two votes themselves, ties to the lower warp
+    // Best offset per song among offsets holding `minOwn` votes themselves, ties to the lower warp
     // and offset; then the songs by votes.
-    const best = new Map<number, { songId: number; warp: number; offset: number; votes: number }>();
-    for (const [key, set] of frames) {
-      if (set.size < 2) continue;
-      const [song, w, offset] = key.split('/').map(Number) as [number, number, number];
-      const votes = set.size + votesAt(song, w, offset - 1) + votesAt(song, w, offset + 1);
-      const current = best.get(song);
-      const better =
-        !current ||
-        votes > current.votes ||
-        (votes === current.votes && (w < current.warp || (w === current.warp && offset < current.offset)));
-      if (votes >= 3 && better) best.set(song, { songId: song, warp: w, offset, votes });
-    }
-    const ranked = [...best.values()].sort(
-      (x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp,
-    );
+    const rank = (minOwn: number, minVotes: number) => {
+      const best = new Map<number, { songId: number; warp: number; offset: number; votes: number }>();
+      for (const [key, set] of frames) {
+        if (set.size < minOwn) continue;
+        const [song, w, offset] = key.split('/').map(Number) as [number, number, number];
+        const votes = set.size + votesAt(song, w, offset - 1) + votesAt(song, w, offset + 1);
+        const current = best.get(song);
+        const better =
+          !current ||
+          votes > current.votes ||
+          (votes === current.votes && (w < current.warp || (w === current.warp && offset < current.offset)));
+        if (votes >= minVotes && better) best.set(song, { songId: song, warp: w, offset, votes });
+      }
+      return [...best.values()].sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp);
+    };
+    const ranked = rank(2, 3);
     const expected = ranked.slice(0, 5);
     // (the best 5 of 3 votes or more: chance offers several candidates to compare)
     const found = windowCandidates(matches, 0, 5, 3);
@@ -243,6 +245,8 @@ describe('matcher', () => {
     const defaults = ranked.filter((c) => c.votes >= MIN_CANDIDATE_VOTES).slice(0, CANDIDATES);
     expect(defaults.length).toBeGreaterThan(5);
     expect(windowCandidates(matches, 0)).toEqual(defaults);
+    // A single vote is enough: no sieve (a key hit once counts), the same count.
+    expect(windowCandidates(matches, 0, 40, 1)).toEqual(rank(1, 1).slice(0, 40));
   });
 
   it('skips hashes whose bucket is over the stop-list size', () => {
