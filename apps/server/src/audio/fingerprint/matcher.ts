@@ -285,10 +285,10 @@ export function windowCandidates(
   }
   const { songWarp, offset, t } = matches;
   // The sieve: a vote key needs two hits of its own to be a candidate (own < 2 is skipped below),
-  // and almost every chance hit is alone at its key (at 1,000 songs, 9 in 10). A first pass marks in a bit set the keys
-  // seen once and those seen again; only the hits of keys seen twice, and of their neighbours
-  // (whose votes add to them), go on to be counted. A bit shared by two keys only lets more
-  // through: what is counted is exact.
+  // and almost every chance hit is alone at its key (at 1,000 songs, 9 in 10). A first pass marks
+  // in a bit set the keys seen once and those seen again; only the hits of keys seen twice, and
+  // of their neighbours (whose votes add to them), go on to be counted. A bit shared by two keys
+  // only lets more through: what is counted is exact.
   const sieving = minVotes > 1;
   let sieveBits = 10;
   while (sieving && sieveBits < MAX_SIEVE_BITS && 1 << sieveBits < SIEVE_BITS_PER_HIT * n) sieveBits++;
