@@ -199,26 +199,15 @@ class VoteTable {
 
 const votes = new VoteTable();
 
-/** Buffers of the sieved and partitioned hits, grown as needed and reused. */
-const scratch = (() => {
-  type Buffer = Int32Array<ArrayBuffer>;
-  const buffers: Buffer[] = Array.from({ length: 8 }, () => new Int32Array(0));
-  const grow = (which: number, n: number): Buffer => {
-    if (buffers[which]!.length < n) buffers[which] = new Int32Array(Math.max(n, 2 * buffers[which]!.length));
-    return buffers[which]!;
-  };
-  return {
-    songWarp: (n: number) => grow(0, n),
-    offset: (n: number) => grow(1, n),
-    t: (n: number) => grow(2, n),
-    keptSongWarp: (n: number) => grow(3, n),
-    keptOffset: (n: number) => grow(4, n),
-    keptT: (n: number) => grow(5, n),
-    /** Zeroed bit sets of n words. */
-    once: (n: number) => grow(6, n).fill(0, 0, n),
-    twice: (n: number) => grow(7, n).fill(0, 0, n),
-  };
-})();
+/** Buffers of the sieved and partitioned hits, by name, grown as needed and reused. */
+const buffers = new Map<string, Int32Array<ArrayBuffer>>();
+function scratch(name: string, n: number): Int32Array<ArrayBuffer> {
+  const buffer = buffers.get(name);
+  if (buffer && buffer.length >= n) return buffer;
+  const grown = new Int32Array(Math.max(n, 2 * (buffer?.length ?? 0)));
+  buffers.set(name, grown);
+  return grown;
+}
 
 /** Bits of the sieve per hit (a power of two is taken): about 1 hit in 16 bits keeps false survivors rare. */
 const SIEVE_BITS_PER_HIT = 16;
@@ -226,6 +215,35 @@ const MAX_SIEVE_BITS = 24;
 
 /** The sieve's bit of a vote key: offsets of one song and warp are neighbouring bits. */
 const sieveBit = (sw: number, off: number, mask: number) => (Math.imul(sw, 0x9e3779b1) + off) & mask;
+
+/**
+ * The sieve of a window's hits ([from[w], to[w]) of each warp): the bit set of the keys hit at
+ * least twice, with its mask.
+ */
+function keysSeenTwice(
+  matches: Matches,
+  from: Int32Array,
+  to: Int32Array,
+  hits: number,
+): { twice: Int32Array; mask: number } {
+  let bits = 10;
+  while (bits < MAX_SIEVE_BITS && 1 << bits < SIEVE_BITS_PER_HIT * hits) bits++;
+  const mask = (1 << bits) - 1;
+  const words = 1 << (bits - 5);
+  const once = scratch('once', words).fill(0, 0, words);
+  const twice = scratch('twice', words).fill(0, 0, words);
+  const { songWarp, offset } = matches;
+  for (let w = 0; w < from.length; w++) {
+    for (let i = from[w]!; i < to[w]!; i++) {
+      const bit = sieveBit(songWarp[i]!, offset[i]!, mask);
+      const word = bit >>> 5;
+      const flag = 1 << (bit & 31);
+      if (once[word]! & flag) twice[word]! |= flag;
+      else once[word]! |= flag;
+    }
+  }
+  return { twice, mask };
+}
 
 /** Whether the key of `bit` or a key beside it (bits ±1, masked by `mask`) was seen twice. */
 function nearTwice(twice: Int32Array, bit: number, mask: number): boolean {
@@ -289,30 +307,15 @@ export function windowCandidates(
   // in a bit set the keys seen once and those seen again; only the hits of keys seen twice, and
   // of their neighbours (whose votes add to them), go on to be counted. A bit shared by two keys
   // only lets more through: what is counted is exact.
-  const sieving = minVotes > 1;
-  let sieveBits = 10;
-  while (sieving && sieveBits < MAX_SIEVE_BITS && 1 << sieveBits < SIEVE_BITS_PER_HIT * n) sieveBits++;
-  const mask = (1 << sieveBits) - 1;
-  const twice = scratch.twice(sieving ? 1 << (sieveBits - 5) : 0);
-  if (sieving) {
-    const once = scratch.once(1 << (sieveBits - 5));
-    for (let w = 0; w < warps; w++) {
-      for (let i = from[w]!; i < to[w]!; i++) {
-        const bit = sieveBit(songWarp[i]!, offset[i]!, mask);
-        const word = bit >>> 5;
-        const flag = 1 << (bit & 31);
-        if (once[word]! & flag) twice[word]! |= flag;
-        else once[word]! |= flag;
-      }
-    }
-  }
-  const keptSW = scratch.keptSongWarp(n);
-  const keptOff = scratch.keptOffset(n);
-  const keptT = scratch.keptT(n);
+  const sieve = minVotes > 1 ? keysSeenTwice(matches, from, to, n) : undefined;
+  const keptSW = scratch('keptSongWarp', n);
+  const keptOff = scratch('keptOffset', n);
+  const keptT = scratch('keptT', n);
   let kept = 0;
   for (let w = 0; w < warps; w++) {
     for (let i = from[w]!; i < to[w]!; i++) {
-      if (sieving && !nearTwice(twice, sieveBit(songWarp[i]!, offset[i]!, mask), mask)) continue;
+      if (sieve && !nearTwice(sieve.twice, sieveBit(songWarp[i]!, offset[i]!, sieve.mask), sieve.mask))
+        continue;
       keptSW[kept] = songWarp[i]!;
       keptOff[kept] = offset[i]!;
       keptT[kept] = t[i]!;
@@ -330,9 +333,9 @@ export function windowCandidates(
   for (let i = 0; i < kept; i++) first[partOf(keptSW[i]!) + 1]!++;
   for (let p = 0; p < parts; p++) first[p + 1]! += first[p]!;
   const next = first.slice(0, parts);
-  const pSW = scratch.songWarp(kept);
-  const pOff = scratch.offset(kept);
-  const pT = scratch.t(kept);
+  const pSW = scratch('songWarp', kept);
+  const pOff = scratch('offset', kept);
+  const pT = scratch('t', kept);
   for (let i = 0; i < kept; i++) {
     const slot = next[partOf(keptSW[i]!)]!++;
     pSW[slot] = keptSW[i]!;
@@ -392,8 +395,8 @@ const RUN_PEAKS = 5;
 /** Time scales tried around a candidate's warp: the warps are 2% apart, a DJ's pitch is anywhere. */
 const SCALE_STEPS = [0, -0.005, 0.005, -0.01, 0.01];
 /** Offsets tried around a candidate's (frames), in the order that breaks ties. */
-const SETTLE_SHIFT = 2;
 const SETTLE_ORDER = [0, -1, 1, -2, 2];
+const SETTLE_SHIFT = Math.max(...SETTLE_ORDER);
 
 /**
  * Verifies a candidate: the query peaks of [from, to) (absolute frames) that land on a peak of
@@ -415,8 +418,7 @@ export function verifyCandidate(
   const { a, pitch } = WARPS[candidate.warp]!;
   const shift = pitch ? BINS_PER_OCTAVE * Math.log2(a) : 0;
   const lo = firstAtOrAfter(query.t, query.count, from);
-  let hi = lo;
-  while (hi < query.count && query.t[hi]! < to) hi++;
+  const hi = firstAtOrAfter(query.t, query.count, to);
   const frames = grid.start.length - 1;
   // Reference frame of the window's centre: query frame c maps to anchor, others scale around it.
   const c = Math.round((from + to) / 2);
