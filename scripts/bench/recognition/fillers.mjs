@@ -2,14 +2,14 @@
 // time-reversed and moved 6-20 log-frequency bins, so they weigh on the index like music (the
 // same peak and hash statistics) but no query of real music can match them.
 
-/** Distinct (track, shift) pairs per 47 tracks: 15 shifts × 2 directions. */
+/** Sizes of a filler's pitch move: 6 to 20 log-frequency bins (up or down, by the filler's parity). */
 const SHIFTS = 15;
 
 /**
  * The peaks of filler number i (0, 1, ...), made from the real tracks' peaks `real`. Past the
- * real.length × 30 (track, shift) pairs (1,410 for the benchmark's 47 tracks), each further round
- * also stretches time by 1.3% more, so every filler is a distinct song (other hashes, other
- * offsets) and a 10,000-song index does not hold seven copies of each of 1,410 songs.
+ * real.length × 2 × SHIFTS (track, move) pairs (1,410 for the benchmark's 47 tracks), each
+ * further round also stretches time by 1.3% more, so every filler is a distinct song (other
+ * hashes, other offsets) and a 10,000-song index does not hold seven copies of each of 1,410.
  */
 export function fillerPeaks(real, i) {
   const source = real[i % real.length];
