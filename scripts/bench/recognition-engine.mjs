@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
+import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
 import { addNoise, ffmpegToPcm, RATE, ROOM, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerPeaks } from './recognition/fillers.mjs';
@@ -32,6 +32,7 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 
 runMain(async () => {
   ensureNodeModules();
+  ensureSystemPackages(['ffmpeg']);
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
   const engine = await dist('audio/fingerprint/index.js');

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
+import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
 import {
   addNoise,
   convolve,
@@ -145,6 +145,7 @@ const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
 
 runMain(async () => {
   ensureNodeModules();
+  ensureSystemPackages(['ffmpeg']);
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
   const { tracks, inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe, log }));

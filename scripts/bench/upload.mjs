@@ -8,8 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { ensureNodeModules, ensureSystemPackages, repoRoot } from '../ensure.mjs';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+// A fresh clone has neither the packages (tsc below) nor, perhaps, ffmpeg.
+ensureNodeModules();
+ensureSystemPackages(['ffmpeg']);
 const chunks = Number(process.argv[process.argv.indexOf('--chunks') + 1] || 60) || 60;
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 

@@ -3,7 +3,11 @@
 // response (exponentially decaying noise, RT60 about 0.9 s) for ffmpeg's afir convolution.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import FFT from 'fft.js';
+import { createRequire } from 'node:module';
+
+// fft.js is loaded when first used: the benchmarks import this module before they install the
+// project's packages (a fresh clone has no node_modules yet).
+const require = createRequire(import.meta.url);
 
 export const RATE = 16000;
 
@@ -155,6 +159,7 @@ export function convolve(signal, ir) {
   const block = 1 << 16;
   let size = 1;
   while (size < block + ir.length) size <<= 1;
+  const FFT = require('fft.js');
   const fft = new FFT(size);
   const irIn = new Float64Array(size);
   irIn.set(ir);

@@ -121,6 +121,9 @@ export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
     ]);
     tracks.push({ id: digest, file: out, duration, origin: path.relative(cacheDir, stems[0]) });
   }
+  // An empty corpus is a broken tool (ffprobe or ffmpeg missing), not a result: never cached.
+  if (tracks.length === 0)
+    throw new Error(`no playable track found in ${folders.join(', ')} (is ffprobe installed?)`);
   tracks.sort((a, b) => a.id.localeCompare(b.id));
   fs.writeFileSync(manifest, JSON.stringify(tracks, null, 2));
   return tracks;
