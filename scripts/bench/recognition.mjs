@@ -488,6 +488,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     let storeMs = 0;
     let hashCount = 0;
     const peaksOf = [];
+    const hashedPeaksOf = [];
     for (const track of inIndex) {
       let t0 = performance.now();
       const samples = await decodeAudio(track.file, {
@@ -496,7 +497,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       });
       decodeMs += performance.now() - t0;
       t0 = performance.now();
-      const { peaks, hashes } = engine.indexSignal(samples);
+      const { peaks, hashedPeaks, hashes } = engine.indexSignal(samples);
       hashMs += performance.now() - t0;
       t0 = performance.now();
       await replaceSongFingerprints(
@@ -510,6 +511,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       audioSeconds += samples.length / engine.FINGERPRINT_SAMPLE_RATE;
       hashCount += hashes.count;
       peaksOf.push(peaks);
+      hashedPeaksOf.push(hashedPeaks);
     }
     const totalMs = decodeMs + hashMs + storeMs;
     say();
@@ -535,8 +537,9 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       );
       const blobs = [];
       for (let k = 0; k < count; k++) {
+        // (the same move of the track's hashed and verified peaks)
         const peaks = fillerPeaks(peaksOf, first + k);
-        const h = engine.referenceHashes(peaks);
+        const h = engine.referenceHashes(fillerPeaks(hashedPeaksOf, first + k));
         blobs.push([rows[k].id, encodeHashes(h), encodePeaks(peaks)]);
         fillerSeconds += peaks.frames * FRAME_SECONDS;
       }

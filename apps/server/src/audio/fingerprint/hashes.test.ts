@@ -40,10 +40,12 @@ describe('hashPeaks', () => {
     expect(aligned / found).toBeGreaterThan(0.9);
   });
 
-  it('matches a 6% faster query under the speed warp 1.06, not without it', () => {
-    const fast = extractPeaks(speedUp(song, 1.06));
+  // (Not 6 %: that is a semitone, and this chromatic melody played a semitone up shares about 9 % of
+  // its hashes with itself by coincidence of notes.)
+  it('matches an 8% faster query under the speed warp 1.08, not without it', () => {
+    const fast = extractPeaks(speedUp(song, 1.08));
     const plain = shared(asSet(hashPeaks(fast)), asSet(reference));
-    const warped = shared(asSet(hashPeaks(fast, { a: 1.06, pitch: true })), asSet(reference));
+    const warped = shared(asSet(hashPeaks(fast, { a: 1.08, pitch: true })), asSet(reference));
     expect(warped).toBeGreaterThan(0.15);
     // Pairs span at most a second, so an unwarped query still keeps its shortest steps.
     expect(warped).toBeGreaterThan(plain * 2);

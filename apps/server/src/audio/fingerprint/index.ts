@@ -43,7 +43,7 @@ import {
   FINGERPRINT_VERSION as VERSION,
   WARPS,
 } from './params.js';
-import { extractPeaks, keepDensity, type Peaks } from './peaks.js';
+import { extractPeakSets, keepDensity, type Peaks } from './peaks.js';
 import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
 
 export const FINGERPRINT_VERSION: string = VERSION;
@@ -65,16 +65,17 @@ export interface FingerprintDeps {
 
 /**
  * What the index stores of a signal at FINGERPRINT_SAMPLE_RATE: its peaks for verification
- * (VERIFY_PEAKS) and the pair hashes of the sparser REFERENCE_PEAKS among them.
+ * ('band' whitening, VERIFY_PEAKS) and the pair hashes of its REFERENCE_PEAKS ('bin' whitening,
+ * returned too for the benchmarks' fillers).
  */
-export function indexSignal(samples: Float32Array): { peaks: Peaks; hashes: Hashes } {
-  const peaks = extractPeaks(samples, VERIFY_PEAKS);
-  return { peaks, hashes: referenceHashes(peaks) };
+export function indexSignal(samples: Float32Array): { peaks: Peaks; hashedPeaks: Peaks; hashes: Hashes } {
+  const { hashed, verified } = extractPeakSets(samples, REFERENCE_PEAKS, VERIFY_PEAKS);
+  return { peaks: verified, hashedPeaks: hashed, hashes: referenceHashes(hashed) };
 }
 
-/** The hashes the index keeps of a song's peaks (at VERIFY_PEAKS or denser): those of its REFERENCE_PEAKS. */
-export function referenceHashes(peaks: Peaks): Hashes {
-  return hashPeaks(keepDensity(peaks, REFERENCE_PEAKS));
+/** The hashes the index keeps of a song's hashed peaks (at REFERENCE_PEAKS or denser). */
+export function referenceHashes(hashedPeaks: Peaks): Hashes {
+  return hashPeaks(keepDensity(hashedPeaks, REFERENCE_PEAKS));
 }
 
 /**
@@ -244,9 +245,8 @@ export async function recognizeWith(
       windows.at(-1)! + WINDOW_FRAMES + MAX_DT + PEAK_TIME_RADIUS + RANK_RADIUS,
     );
     const segment = samples.subarray(segStart * HOP, Math.min(samples.length, (to - 1) * HOP + FFT_SIZE));
-    // Peaks at the verification density; the hashed ones are the sparser set among them.
-    const local = extractPeaks(segment, QUERY_VERIFY_PEAKS);
-    const hashed = keepDensity(local, QUERY_PEAKS);
+    // The peaks looked up (hashed) and the denser ones verified, from one spectrogram.
+    const { hashed, verified: local } = extractPeakSets(segment, QUERY_PEAKS, QUERY_VERIFY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
     const matches = collectMatches(perWarp, index, segStart, maxBucket, true);
     const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));

@@ -107,6 +107,13 @@ describe('matcher', () => {
       expect(pruned.score).toBeGreaterThanOrEqual(full.score);
       expect(pruned.score).toBeLessThan(10_000);
       expect([pruned.first, pruned.last, pruned.offset]).toEqual([-1, -1, full.offset]);
+      // Needing a little more than the score: the count passes, the controls fail it (early, on a
+      // bound of their median that is never above the median: never under the full score).
+      for (const more of [0.5, 3, 8]) {
+        const failed = verifyCandidate(peaks, 0, WINDOW_FRAMES, grid, { warp: 0, offset }, full.score + more);
+        expect(failed.score).toBeGreaterThanOrEqual(full.score);
+        expect(failed.score).toBeLessThan(full.score + more);
+      }
     }
   });
 

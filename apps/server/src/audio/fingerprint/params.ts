@@ -17,6 +17,15 @@ export const MIN_HZ = 200;
 export const MAX_HZ = 3600;
 /** Log-frequency unit of peaks: bins per octave (1/32 octave = 2.2%). */
 export const BINS_PER_OCTAVE = 32;
+/**
+ * Whitening of the verified peaks ('band' in peaks.ts): each bin's mean log magnitude is averaged
+ * over ±WHITEN_SPAN of its frequency (±20 %, about ±1/4 octave) before it is subtracted. An
+ * equaliser, a PA or a phone changes the spectrum smoothly, so it is still taken out; a narrow
+ * sustained tone (a drone, a pad, a held chord) is not, and stays a peak above the crowd's noise.
+ * The hashed peaks keep each bin's own mean ('bin'), which flattens such tones: hashed, their
+ * common pairs made a third more hits a query. See docs/performance.md for the figures.
+ */
+export const WHITEN_SPAN = 0.2;
 /** A peak must be the maximum of this neighbourhood (± frames, ± FFT bins). */
 export const PEAK_TIME_RADIUS = 3;
 export const PEAK_FREQ_RADIUS = 6;
@@ -109,7 +118,8 @@ export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;
 /**
  * Control offsets (frames) around a candidate's offset: the median of their matches is what the
- * song's peaks give by chance (sustained notes, the same key), subtracted from the score.
+ * song's peaks give by chance (sustained notes, the same key), subtracted from the score. An
+ * even number: the median is the mean of the middle two.
  */
 export const CONTROL_OFFSETS: readonly number[] = [-151, -113, -71, -37, 37, 71, 113, 151];
 /**
@@ -118,4 +128,4 @@ export const CONTROL_OFFSETS: readonly number[] = [-151, -113, -71, -37, 37, 71,
  */
 export const MIN_SCORE = 30;
 
-export const FINGERPRINT_VERSION = `pair2-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;
+export const FINGERPRINT_VERSION = `pair3-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}-w${WHITEN_SPAN}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;

@@ -1,9 +1,18 @@
 // Peaks: the landmarks must not move when the level changes (gain, a quieter microphone), must
 // keep a fixed density, and silence must give none.
 import { describe, expect, it } from 'vitest';
-import { FRAME_SECONDS, HOP, QUERY_PEAKS, RANK_RADIUS, REFERENCE_PEAKS, SAMPLE_RATE } from './params.js';
+import {
+  BINS_PER_OCTAVE,
+  FRAME_SECONDS,
+  HOP,
+  MIN_HZ,
+  QUERY_PEAKS,
+  RANK_RADIUS,
+  REFERENCE_PEAKS,
+  SAMPLE_RATE,
+} from './params.js';
 import { extractPeaks, keepDensity } from './peaks.js';
-import { scale, synthSong } from './synth.js';
+import { addNoise, scale, synthSong } from './synth.js';
 
 describe('extractPeaks', () => {
   const song = synthSong(11, 20, SAMPLE_RATE);
@@ -20,6 +29,23 @@ describe('extractPeaks', () => {
       for (let i = 0; i < peaks.count; i++) if (referenceKeys.has(key(peaks, i))) same++;
       expect(same / reference.count).toBeGreaterThan(0.98);
     }
+  });
+
+  it("keeps a sustained tone under noise as peaks with 'band' whitening (not with 'bin')", () => {
+    // A held 1 kHz tone in white noise at 0 dB: the tone stands 20 dB over the noise in its own
+    // bins. Whitening each bin by its own mean would level it with the noise around it.
+    const tone = new Float32Array(10 * SAMPLE_RATE).map(
+      (_, i) => 0.3 * Math.sin((2 * Math.PI * 1000 * i) / SAMPLE_RATE),
+    );
+    const peaks = extractPeaks(addNoise(tone, 0, 5), QUERY_PEAKS, 'band');
+    const at = BINS_PER_OCTAVE * Math.log2(1000 / MIN_HZ);
+    const frames = new Set<number>();
+    for (let i = 0; i < peaks.count; i++) if (Math.abs(peaks.f[i]! - at) < 0.5) frames.add(peaks.t[i]!);
+    // A local maximum spans ±3 frames, so a held tone gives at most one peak every 4 frames (78
+    // in 10 s). 43 here.
+    expect(frames.size).toBeGreaterThan(10 / FRAME_SECONDS / 10);
+    const flat = extractPeaks(addNoise(tone, 0, 5), QUERY_PEAKS, 'bin');
+    expect(Array.from(flat.f).filter((f) => Math.abs(f - at) < 0.5).length).toBeLessThan(5);
   });
 
   it('keeps a fixed density: fewer than REFERENCE_PEAKS stronger ones around each, close to it on music', () => {

@@ -1,6 +1,6 @@
 /**
- * Spectral peaks ("landmarks") of a mono signal: the STFT's log magnitude, whitened per frequency
- * bin (so equalisation and gain do not move peaks), local maxima of a time-frequency neighbourhood,
+ * Spectral peaks ("landmarks") of a mono signal: the STFT's log magnitude, whitened by its mean
+ * level at each frequency (so equalisation and gain do not move peaks; see Whitening), local maxima of a time-frequency neighbourhood,
  * kept when few stronger ones lie near them in time (a sliding rank: the density does not depend on
  * loudness or noise, and the choice does not depend on where the signal starts). Each peak has an integer frame and a fractional log-frequency (parabolic interpolation),
  * which is what lets the matcher warp queries for speed changes.
@@ -17,6 +17,7 @@ import {
   RANK_RADIUS,
   REFERENCE_PEAKS,
   SAMPLE_RATE,
+  WHITEN_SPAN,
 } from './params.js';
 
 export interface Peaks {
@@ -55,6 +56,15 @@ const BIN_HZ = SAMPLE_RATE / FFT_SIZE;
 const K_LO = Math.ceil(MIN_HZ / BIN_HZ);
 const K_HI = Math.floor(MAX_HZ / BIN_HZ);
 const BINS = K_HI - K_LO + 1;
+
+/** The bins [lo, hi] each bin's whitening level is averaged over: ±WHITEN_SPAN of its frequency. */
+const SPAN_LO = new Int32Array(BINS);
+const SPAN_HI = new Int32Array(BINS);
+for (let b = 0; b < BINS; b++) {
+  const r = Math.max(2, Math.round(WHITEN_SPAN * (K_LO + b)));
+  SPAN_LO[b] = Math.max(0, b - r);
+  SPAN_HI[b] = Math.min(BINS - 1, b + r);
+}
 
 let fft: FFT | undefined;
 let window: Float64Array | undefined;
@@ -108,21 +118,61 @@ export function spectrogram(samples: Float32Array): { data: Float32Array; frames
 }
 
 /**
+ * How a spectrogram is whitened before its peaks are picked: each bin's mean log magnitude over the
+ * signal is subtracted, either its own ('bin') or averaged over ±WHITEN_SPAN of its frequency
+ * ('band'). Both take out a gain and an equaliser. 'bin' also flattens a narrow sustained tone (a
+ * drone, a pad, a held chord) into the noise around it; 'band' keeps it as peaks. The hashes use
+ * 'bin' peaks: sustained tones make common pairs, which would fill the index's buckets and slow
+ * every lookup. Verification uses 'band' peaks: a held tone that survives the crowd is evidence.
+ */
+export type Whitening = 'bin' | 'band';
+
+/**
  * The peaks of a signal at SAMPLE_RATE: local maxima with fewer than `density` stronger ones within
  * ±RANK_RADIUS frames (REFERENCE_PEAKS for the index, QUERY_PEAKS for a query). Memory: the
  * spectrogram (whitened in place) and the local maxima, about 8 MB per minute of signal.
  */
-export function extractPeaks(samples: Float32Array, density: number = REFERENCE_PEAKS): Peaks {
-  const { data: white, frames } = spectrogram(samples);
+export function extractPeaks(
+  samples: Float32Array,
+  density: number = REFERENCE_PEAKS,
+  whitening: Whitening = 'bin',
+): Peaks {
+  const { data, frames } = spectrogram(samples);
+  return peaksOf(data, frames, density, whitening);
+}
+
+/**
+ * The peaks the engine hashes ('bin' whitening, at `hashDensity`) and those it verifies ('band'
+ * whitening, at `verifyDensity`), from one spectrogram.
+ */
+export function extractPeakSets(
+  samples: Float32Array,
+  hashDensity: number,
+  verifyDensity: number,
+): { hashed: Peaks; verified: Peaks } {
+  const { data, frames } = spectrogram(samples);
+  const verified = peaksOf(data.slice(), frames, verifyDensity, 'band');
+  return { hashed: peaksOf(data, frames, hashDensity, 'bin'), verified };
+}
+
+/** The peaks of a log-magnitude spectrogram, which is whitened in place. */
+function peaksOf(white: Float32Array, frames: number, density: number, whitening: Whitening): Peaks {
   if (frames === 0)
     return { t: new Int32Array(0), f: new Float32Array(0), count: 0, frames, rank: new Uint8Array(0) };
-  // Whitening: subtract each bin's mean over the signal (a fixed EQ or gain becomes a no-op).
-  const mean = new Float64Array(BINS);
+  // Whitening: each bin's mean over the signal, then (for 'band') its average over the bins
+  // within ±WHITEN_SPAN of its frequency.
+  const sums = new Float64Array(BINS + 1);
   for (let frame = 0; frame < frames; frame++) {
     const row = frame * BINS;
-    for (let b = 0; b < BINS; b++) mean[b]! += white[row + b]!;
+    for (let b = 0; b < BINS; b++) sums[b + 1]! += white[row + b]!;
   }
-  for (let b = 0; b < BINS; b++) mean[b]! /= frames;
+  const mean = new Float64Array(BINS);
+  if (whitening === 'bin') for (let b = 0; b < BINS; b++) mean[b] = sums[b + 1]! / frames;
+  else {
+    for (let b = 0; b < BINS; b++) sums[b + 1]! = sums[b]! + sums[b + 1]! / frames;
+    for (let b = 0; b < BINS; b++)
+      mean[b] = (sums[SPAN_HI[b]! + 1]! - sums[SPAN_LO[b]!]!) / (SPAN_HI[b]! - SPAN_LO[b]! + 1);
+  }
   // Then each frame's mean: a gain that varies in time (a compressor, a phone's automatic gain,
   // a DJ's fader) becomes a no-op too; peaks are what stands out of its own moment's spectrum.
   for (let frame = 0; frame < frames; frame++) {
@@ -142,7 +192,15 @@ export function extractPeaks(samples: Float32Array, density: number = REFERENCE_
     const row = frame * BINS;
     for (let b = 1; b < BINS - 1; b++) {
       const value = score[row + b]!;
-      if (value > 0 && value > score[row + b - 1]! && isLocalMax(score, frames, frame, b, value)) {
+      // (the nearest cells first, inline: most cells are rejected by one of them)
+      if (
+        value > 0 &&
+        value > score[row + b - 1]! &&
+        !(score[row + b + 1]! > value) &&
+        !(frame > 0 && score[row - BINS + b]! > value) &&
+        !(frame + 1 < frames && score[row + BINS + b]! > value) &&
+        isLocalMax(score, frames, frame, b, value)
+      ) {
         candFrame.push(frame);
         candBin.push(b);
         candValue.push(value);
