@@ -72,7 +72,7 @@ function runWcs(args, env) {
 // ---------------------------------------------------------------------------------------------
 // Query conditions: ffmpeg filters on the excerpt, then optional noise, then optional codec.
 
-/** Confidence thresholds the queries are scored at (scores 33, 25 and 20 of the matcher; 0.5 = 25 is the default). */
+/** Confidence thresholds the queries are scored at (scores 40, 30 and 24 of the matcher; 0.5 = 30 is the default). */
 const THRESHOLDS = [0.6, 0.5, 0.43];
 
 const SPEEDS = [0.92, 0.96, 1.04, 1.08];
