@@ -38,6 +38,7 @@ runMain(async () => {
   const engine = await dist('audio/fingerprint/index.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
+  const { peakGrid } = await dist('audio/fingerprint/matcher.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
   const log = (message) => process.stderr.write(`[engine] ${message}\n`);
   const { inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }));
@@ -102,9 +103,11 @@ runMain(async () => {
     log(
       `index of ${songs.length} songs, ${(index.size / 1e6).toFixed(1)} M entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    // Every song's peaks in memory, each made a grid once (as the server's peak cache does).
+    const grids = new Map([...peaksOf].map(([id, peaks]) => [id, peakGrid(peaks)]));
     const source = {
       index,
-      peaksOf: async (ids) => new Map(ids.filter((id) => peaksOf.has(id)).map((id) => [id, peaksOf.get(id)])),
+      gridsOf: async (ids) => new Map(ids.filter((id) => grids.has(id)).map((id) => [id, grids.get(id)])),
     };
     const times = [];
     let correct = 0;

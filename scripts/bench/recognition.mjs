@@ -584,11 +584,13 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     const timings = { recognize: [], engine: [], chunk: [] };
     // The engine alone: the same index, every song's peaks already in memory (no database read).
     const { loadSongPeaks } = await dist('audio/fingerprint/store.js');
+    const { peakGrid } = await dist('audio/fingerprint/matcher.js');
     const allPeaks = await loadSongPeaks(database.db, [...index.revisions.keys()]);
+    const allGrids = new Map([...allPeaks].map(([id, peaks]) => [id, peakGrid(peaks)]));
     const inMemory = {
       index,
-      peaksOf: async (ids) =>
-        new Map(ids.filter((id) => allPeaks.has(id)).map((id) => [id, allPeaks.get(id)])),
+      gridsOf: async (ids) =>
+        new Map(ids.filter((id) => allGrids.has(id)).map((id) => [id, allGrids.get(id)])),
     };
     let correct = 0;
     let known = 0;

@@ -125,25 +125,24 @@ export async function recognizeTimeline(
   options: { minConfidence?: number } = {},
 ): Promise<TimelinePlay[]> {
   const index = await currentIndex(db);
-  return recognizeWith({ index, peaksOf: (songIds) => cachedPeaks(db, index, songIds) }, samples, options);
+  return recognizeWith({ index, gridsOf: (songIds) => cachedGrids(db, index, songIds) }, samples, options);
 }
 
-type SongPeaks = Pick<Peaks, 't' | 'f' | 'count'>;
-
 /**
- * Peaks of the songs recognition proposed lately, per database, least recently used first: the
- * songs of a night are proposed again chunk after chunk, and each read from PostgreSQL costs
- * milliseconds. An entry holds for the song's revision in the index it was read with. 128 MB
- * holds every song's peaks up to about 1,600 songs (warmPeakCache fills it when the server
- * starts); beyond, a query's chance candidates are read from the database.
+ * Peaks of the songs recognition proposed lately, per database, least recently used first, as the
+ * grids verification reads (built once, not once per chunk): the songs of a night are proposed
+ * again chunk after chunk, and each read from PostgreSQL costs milliseconds. An entry holds for
+ * the song's revision in the index it was read with. 128 MB holds every song's peaks up to about
+ * 1,600 songs (warmPeakCache fills it when the server starts); beyond, a query's chance
+ * candidates are read from the database.
  */
 const PEAK_CACHE_BYTES = 128 * 2 ** 20;
 interface PeakCache {
-  entries: Map<number, { revision: number; peaks: SongPeaks }>;
+  entries: Map<number, { revision: number; grid: PeakGrid }>;
   bytes: number;
 }
 const peakCaches = new WeakMap<object, PeakCache>();
-const bytesOf = (peaks: SongPeaks) => peaks.count * 8;
+const bytesOf = (grid: PeakGrid) => grid.start.byteLength + grid.f.byteLength;
 
 function peakCacheOf(db: Db): PeakCache {
   const pool = poolOf(db);
@@ -155,37 +154,38 @@ function peakCacheOf(db: Db): PeakCache {
   return cache;
 }
 
-async function cachedPeaks(
+async function cachedGrids(
   db: Db,
   index: Pick<InvertedIndex, 'revisions'>,
   songIds: readonly number[],
-): Promise<Map<number, SongPeaks>> {
+): Promise<Map<number, PeakGrid>> {
   const cache = peakCacheOf(db);
-  const found = new Map<number, SongPeaks>();
+  const found = new Map<number, PeakGrid>();
   const missing: number[] = [];
   for (const id of songIds) {
     const entry = cache.entries.get(id);
     if (entry && entry.revision === index.revisions.get(id)) {
       cache.entries.delete(id);
       cache.entries.set(id, entry);
-      found.set(id, entry.peaks);
+      found.set(id, entry.grid);
     } else missing.push(id);
   }
   const loaded = await loadSongPeaks(db, missing);
   for (const [id, peaks] of loaded) {
-    found.set(id, peaks);
+    const grid = peakGrid(peaks);
+    found.set(id, grid);
     const revision = index.revisions.get(id);
     if (revision === undefined) continue;
     const old = cache.entries.get(id);
-    if (old) cache.bytes -= bytesOf(old.peaks);
+    if (old) cache.bytes -= bytesOf(old.grid);
     cache.entries.delete(id);
-    cache.entries.set(id, { revision, peaks });
-    cache.bytes += bytesOf(peaks);
+    cache.entries.set(id, { revision, grid });
+    cache.bytes += bytesOf(grid);
   }
   for (const [id, entry] of cache.entries) {
     if (cache.bytes <= PEAK_CACHE_BYTES) break;
     cache.entries.delete(id);
-    cache.bytes -= bytesOf(entry.peaks);
+    cache.bytes -= bytesOf(entry.grid);
   }
   return found;
 }
@@ -205,15 +205,18 @@ export async function warmPeakCache(
   for (let from = 0; from < ids.length; from += batch) {
     // Stop before the least recently used entries would be evicted by the warm-up itself.
     if (cache.bytes > PEAK_CACHE_BYTES * 0.9) break;
-    await cachedPeaks(db, index, ids.slice(from, from + batch));
+    await cachedGrids(db, index, ids.slice(from, from + batch));
   }
   return cache.entries.size;
 }
 
-/** What recognition reads: the inverted index of hashes, and the peaks of the songs it proposes. */
+/**
+ * What recognition reads: the inverted index of hashes, and the peaks of the songs it proposes as
+ * grids (peakGrid), which a source builds once per song and keeps.
+ */
 export interface RecognitionSource {
   index: Pick<InvertedIndex, 'offsets' | 'entries' | 'size'>;
-  peaksOf(songIds: readonly number[]): Promise<Map<number, Pick<Peaks, 't' | 'f' | 'count'>>>;
+  gridsOf(songIds: readonly number[]): Promise<Map<number, PeakGrid>>;
 }
 
 /** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
@@ -251,11 +254,8 @@ export async function recognizeWith(
     const matches = collectMatches(perWarp, index, segStart, maxBucket, true);
     const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
-    const loaded = await source.peaksOf(missing);
-    for (const id of missing) {
-      const peaks = loaded.get(id);
-      grids.set(id, peaks ? peakGrid(peaks) : null);
-    }
+    const loaded = await source.gridsOf(missing);
+    for (const id of missing) grids.set(id, loaded.get(id) ?? null);
     // The segment's peaks at absolute frames.
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
     for (const [w, start] of windows.entries()) {

@@ -66,6 +66,14 @@ for (let b = 0; b < BINS; b++) {
   SPAN_HI[b] = Math.min(BINS - 1, b + r);
 }
 
+interface Spectrogram {
+  data: Float32Array;
+  frames: number;
+  /** Sum over the frames of each bin, and over the bins of each frame. */
+  binSum: Float64Array;
+  frameSum: Float64Array;
+}
+
 let fft: FFT | undefined;
 let window: Float64Array | undefined;
 
@@ -87,8 +95,11 @@ function isLocalMax(score: Float32Array, frames: number, frame: number, bin: num
   return true;
 }
 
-/** Log-magnitude spectrogram (frames × BINS, row-major) of the band MIN_HZ..MAX_HZ. */
-export function spectrogram(samples: Float32Array): { data: Float32Array; frames: number } {
+/**
+ * Log-magnitude spectrogram (frames × BINS, row-major) of the band MIN_HZ..MAX_HZ, with the sums
+ * of its columns (bins) and rows (frames) that whitening needs.
+ */
+export function spectrogram(samples: Float32Array): Spectrogram {
   fft ??= new FFT(FFT_SIZE);
   if (!window) {
     window = new Float64Array(FFT_SIZE);
@@ -96,6 +107,8 @@ export function spectrogram(samples: Float32Array): { data: Float32Array; frames
   }
   const frames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
   const data = new Float32Array(frames * BINS);
+  const binSum = new Float64Array(BINS);
+  const frameSum = new Float64Array(frames);
   const input = new Float64Array(FFT_SIZE);
   const out = new Float64Array(FFT_SIZE * 2);
   // A floor 70 dB under the signal's mean power per bin, relative so that a gain changes nothing:
@@ -108,13 +121,18 @@ export function spectrogram(samples: Float32Array): { data: Float32Array; frames
     for (let i = 0; i < FFT_SIZE; i++) input[i] = samples[start + i]! * window[i]!;
     fft.realTransform(out, input);
     const row = frame * BINS;
+    let sum = 0;
     for (let k = K_LO; k <= K_HI; k++) {
       const re = out[2 * k]!;
       const im = out[2 * k + 1]!;
-      data[row + k - K_LO] = 0.5 * Math.log(re * re + im * im + floor);
+      const value = Math.fround(0.5 * Math.log(re * re + im * im + floor));
+      data[row + k - K_LO] = value;
+      binSum[k - K_LO]! += value;
+      sum += value;
     }
+    frameSum[frame] = sum;
   }
-  return { data, frames };
+  return { data, frames, binSum, frameSum };
 }
 
 /**
@@ -137,8 +155,8 @@ export function extractPeaks(
   density: number = REFERENCE_PEAKS,
   whitening: Whitening = 'bin',
 ): Peaks {
-  const { data, frames } = spectrogram(samples);
-  return peaksOf(data, frames, density, whitening);
+  const spec = spectrogram(samples);
+  return peaksOf(spec, spec.data, density, whitening);
 }
 
 /**
@@ -150,37 +168,34 @@ export function extractPeakSets(
   hashDensity: number,
   verifyDensity: number,
 ): { hashed: Peaks; verified: Peaks } {
-  const { data, frames } = spectrogram(samples);
-  const verified = peaksOf(data.slice(), frames, verifyDensity, 'band');
-  return { hashed: peaksOf(data, frames, hashDensity, 'bin'), verified };
+  const spec = spectrogram(samples);
+  const verified = peaksOf(spec, new Float32Array(spec.data.length), verifyDensity, 'band');
+  return { hashed: peaksOf(spec, spec.data, hashDensity, 'bin'), verified };
 }
 
-/** The peaks of a log-magnitude spectrogram, which is whitened in place. */
-function peaksOf(white: Float32Array, frames: number, density: number, whitening: Whitening): Peaks {
+/** The peaks of a spectrogram, whitened into `white` (its own data, or an array of its size). */
+function peaksOf(spec: Spectrogram, white: Float32Array, density: number, whitening: Whitening): Peaks {
+  const { data, frames, binSum, frameSum } = spec;
   if (frames === 0)
     return { t: new Int32Array(0), f: new Float32Array(0), count: 0, frames, rank: new Uint8Array(0) };
   // Whitening: each bin's mean over the signal, then (for 'band') its average over the bins
   // within ±WHITEN_SPAN of its frequency.
-  const sums = new Float64Array(BINS + 1);
-  for (let frame = 0; frame < frames; frame++) {
-    const row = frame * BINS;
-    for (let b = 0; b < BINS; b++) sums[b + 1]! += white[row + b]!;
-  }
   const mean = new Float64Array(BINS);
-  if (whitening === 'bin') for (let b = 0; b < BINS; b++) mean[b] = sums[b + 1]! / frames;
+  if (whitening === 'bin') for (let b = 0; b < BINS; b++) mean[b] = binSum[b]! / frames;
   else {
-    for (let b = 0; b < BINS; b++) sums[b + 1]! = sums[b]! + sums[b + 1]! / frames;
+    const cumulative = new Float64Array(BINS + 1);
+    for (let b = 0; b < BINS; b++) cumulative[b + 1] = cumulative[b]! + binSum[b]! / frames;
     for (let b = 0; b < BINS; b++)
-      mean[b] = (sums[SPAN_HI[b]! + 1]! - sums[SPAN_LO[b]!]!) / (SPAN_HI[b]! - SPAN_LO[b]! + 1);
+      mean[b] = (cumulative[SPAN_HI[b]! + 1]! - cumulative[SPAN_LO[b]!]!) / (SPAN_HI[b]! - SPAN_LO[b]! + 1);
   }
+  let meanSum = 0;
+  for (let b = 0; b < BINS; b++) meanSum += mean[b]!;
   // Then each frame's mean: a gain that varies in time (a compressor, a phone's automatic gain,
   // a DJ's fader) becomes a no-op too; peaks are what stands out of its own moment's spectrum.
   for (let frame = 0; frame < frames; frame++) {
     const row = frame * BINS;
-    let sum = 0;
-    for (let b = 0; b < BINS; b++) sum += white[row + b]! - mean[b]!;
-    const m = sum / BINS;
-    for (let b = 0; b < BINS; b++) white[row + b]! -= mean[b]! + m;
+    const m = (frameSum[frame]! - meanSum) / BINS;
+    for (let b = 0; b < BINS; b++) white[row + b] = data[row + b]! - (mean[b]! + m);
   }
   const score = white;
   // Local maxima in time order: frame, bin and whitened value. Edge bins cannot be interpolated;
