@@ -397,6 +397,9 @@ const SCALE_STEPS = [0, -0.005, 0.005, -0.01, 0.01];
 /** Offsets tried around a candidate's (frames), in the order that breaks ties. */
 const SETTLE_ORDER = [0, -1, 1, -2, 2];
 const SETTLE_SHIFT = Math.max(...SETTLE_ORDER);
+/** Frames a scale step can move a window's peak: |rel| ≤ half a window (+1), rounding (+1). */
+const MAX_SCALE_MOVE = Math.ceil((WINDOW_FRAMES / 2 + 1) * Math.max(...SCALE_STEPS.map(Math.abs))) + 1;
+const MASK_HALF = MAX_SCALE_MOVE + SETTLE_SHIFT;
 
 /**
  * Verifies a candidate: the query peaks of [from, to) (absolute frames) that land on a peak of
@@ -458,15 +461,25 @@ export function verifyCandidate(
   // 25 tries (chance grows with the choice). Each scale places every peak once and counts it at
   // the 5 shifts together.
   const tally = new Int32Array(2 * SETTLE_SHIFT + 1);
+  // Each peak's landings are looked up once per settle, on the frames around its place at the
+  // warp's own scale that any scale step and shift can reach (bit MASK_HALF + x: frame + x).
+  const landings = new Int32Array(n);
   const settle = (around: number): { scale: number; at0: number } => {
+    for (let i = 0; i < n; i++) {
+      const at = around + Math.round(rel[i]! * a);
+      let bits = 0;
+      for (let x = -MASK_HALF; x <= MASK_HALF; x++) if (lands(at + x, fq[i]!)) bits |= 1 << (x + MASK_HALF);
+      landings[i] = bits;
+    }
     let best = -1;
     let settled = { scale: a, at0: around };
     for (const step of SCALE_STEPS) {
       tally.fill(0);
       for (let i = 0; i < n; i++) {
-        const at = around + Math.round(rel[i]! * (a + step));
-        for (let d = -SETTLE_SHIFT; d <= SETTLE_SHIFT; d++)
-          if (lands(at + d, fq[i]!)) tally[d + SETTLE_SHIFT]!++;
+        // (the scale step moves the peak by at most MAX_SCALE_MOVE frames)
+        const moved = Math.round(rel[i]! * (a + step)) - Math.round(rel[i]! * a);
+        const bits = landings[i]! >> (moved - SETTLE_SHIFT + MASK_HALF);
+        for (let d = 0; d <= 2 * SETTLE_SHIFT; d++) tally[d]! += (bits >> d) & 1;
       }
       for (const d of SETTLE_ORDER) {
         if (tally[d + SETTLE_SHIFT]! > best) {
