@@ -1,9 +1,10 @@
 /**
  * Spectral peaks ("landmarks") of a mono signal: the STFT's log magnitude, whitened by its mean
- * level at each frequency (so equalisation and gain do not move peaks; see Whitening), local maxima of a time-frequency neighbourhood,
- * kept when few stronger ones lie near them in time (a sliding rank: the density does not depend on
- * loudness or noise, and the choice does not depend on where the signal starts). Each peak has an integer frame and a fractional log-frequency (parabolic interpolation),
- * which is what lets the matcher warp queries for speed changes.
+ * level at each frequency (so equalisation and gain do not move peaks; see Whitening), local
+ * maxima of a time-frequency neighbourhood, kept when few stronger ones lie near them in time (a
+ * sliding rank: the density does not depend on loudness or noise, and the choice does not depend
+ * on where the signal starts). Each peak has an integer frame and a fractional log-frequency
+ * (parabolic interpolation), which is what lets the matcher warp queries for speed changes.
  */
 import FFT from 'fft.js';
 import {
