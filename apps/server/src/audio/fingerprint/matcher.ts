@@ -458,8 +458,8 @@ export function verifyCandidate(
   };
   // The peaks that land exactly settle the scale and the offset around a reference position;
   // the controls are settled the same way, so the best of 25 tries is compared with the best of
-  // 25 tries (chance grows with the choice). Each scale places every peak once and counts it at
-  // the 5 shifts together.
+  // 25 tries (chance grows with the choice). Each settle looks every peak up once and tallies the
+  // 25 tries from its landing bits.
   const tally = new Int32Array(2 * SETTLE_SHIFT + 1);
   // Each peak's landings are looked up once per settle, on the frames around its place at the
   // warp's own scale that any scale step and shift can reach (bit MASK_HALF + x: frame + x).
@@ -499,7 +499,7 @@ export function verifyCandidate(
   if (score < needed) return { score, offset, first: -1, last: -1 };
   // The controls, kept sorted. Once more than half are counted, the median is at least what it
   // would be if the others counted 0: a candidate that fails even against that bound is rejected
-  // without the rest (the same decision, as a chance candidate usually is by the sixth).
+  // without the rest (the same decision, sooner).
   const controls: number[] = [];
   const mid = CONTROL_OFFSETS.length >> 1;
   for (const d of CONTROL_OFFSETS) {
