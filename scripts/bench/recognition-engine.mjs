@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
 import { addNoise, ffmpegToPcm, RATE, ROOM, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, splitTracks } from './recognition/corpus.mjs';
-import { fillerPeaks } from './recognition/fillers.mjs';
+import { fillerSong } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -38,7 +38,6 @@ runMain(async () => {
   const engine = await dist('audio/fingerprint/index.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
-  const { peakGrid } = await dist('audio/fingerprint/matcher.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
   const log = (message) => process.stderr.write(`[engine] ${message}\n`);
   const { inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }));
@@ -79,36 +78,29 @@ runMain(async () => {
     log(`${queries.length} queries made`);
     const songs = [];
     const peaksOf = new Map();
-    const realHashed = [];
+    const real = [];
     const t0 = performance.now();
     for (const [k, track] of inIndex.entries()) {
       const samples = await decodeAudio(track.file, {
         sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
         ffmpegPath: ffmpeg,
       });
-      const { peaks, hashedPeaks, hashes } = engine.indexSignal(samples);
-      songs.push({ songId: k + 1, revision: 1, hashes });
-      peaksOf.set(k + 1, peaks);
-      realHashed.push(hashedPeaks);
+      const indexed = engine.indexSignal(samples);
+      songs.push({ songId: k + 1, revision: 1, hashes: indexed.hashes });
+      peaksOf.set(k + 1, indexed.peaks);
+      real.push(indexed);
     }
-    const real = [...peaksOf.values()];
     for (let i = 0; songs.length < targetSongs; i++) {
-      // (the same move of the track's verified and hashed peaks)
-      const peaks = fillerPeaks(real, i);
+      const { peaks, hashes } = fillerSong(real, i, engine.referenceHashes);
       const songId = songs.length + 1;
-      songs.push({ songId, revision: 1, hashes: engine.referenceHashes(fillerPeaks(realHashed, i)) });
+      songs.push({ songId, revision: 1, hashes });
       peaksOf.set(songId, peaks);
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     log(
       `index of ${songs.length} songs, ${(index.size / 1e6).toFixed(1)} M entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    // Every song's peaks in memory, each made a grid once (as the server's peak cache does).
-    const grids = new Map([...peaksOf].map(([id, peaks]) => [id, peakGrid(peaks)]));
-    const source = {
-      index,
-      gridsOf: async (ids) => new Map(ids.filter((id) => grids.has(id)).map((id) => [id, grids.get(id)])),
-    };
+    const source = engine.memorySource(index, peaksOf);
     const times = [];
     let correct = 0;
     let known = 0;

@@ -27,7 +27,7 @@ import {
   writeWav,
 } from './recognition/audio.mjs';
 import { buildTracks, splitTracks } from './recognition/corpus.mjs';
-import { fillerPeaks } from './recognition/fillers.mjs';
+import { fillerSong } from './recognition/fillers.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const ffprobe = 'ffprobe';
@@ -487,8 +487,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     let hashMs = 0;
     let storeMs = 0;
     let hashCount = 0;
-    const peaksOf = [];
-    const hashedPeaksOf = [];
+    const real = [];
     for (const track of inIndex) {
       let t0 = performance.now();
       const samples = await decodeAudio(track.file, {
@@ -497,7 +496,8 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       });
       decodeMs += performance.now() - t0;
       t0 = performance.now();
-      const { peaks, hashedPeaks, hashes } = engine.indexSignal(samples);
+      const indexed = engine.indexSignal(samples);
+      const { peaks, hashes } = indexed;
       hashMs += performance.now() - t0;
       t0 = performance.now();
       await replaceSongFingerprints(
@@ -510,8 +510,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       storeMs += performance.now() - t0;
       audioSeconds += samples.length / engine.FINGERPRINT_SAMPLE_RATE;
       hashCount += hashes.count;
-      peaksOf.push(peaks);
-      hashedPeaksOf.push(hashedPeaks);
+      real.push(indexed);
     }
     const totalMs = decodeMs + hashMs + storeMs;
     say();
@@ -537,10 +536,8 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       );
       const blobs = [];
       for (let k = 0; k < count; k++) {
-        // (the same move of the track's hashed and verified peaks)
-        const peaks = fillerPeaks(peaksOf, first + k);
-        const h = engine.referenceHashes(fillerPeaks(hashedPeaksOf, first + k));
-        blobs.push([rows[k].id, encodeHashes(h), encodePeaks(peaks)]);
+        const { peaks, hashes } = fillerSong(real, first + k, engine.referenceHashes);
+        blobs.push([rows[k].id, encodeHashes(hashes), encodePeaks(peaks)]);
         fillerSeconds += peaks.frames * FRAME_SECONDS;
       }
       for (const [songId, hashes, peaks] of blobs) {
@@ -584,14 +581,8 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     const timings = { recognize: [], engine: [], chunk: [] };
     // The engine alone: the same index, every song's peaks already in memory (no database read).
     const { loadSongPeaks } = await dist('audio/fingerprint/store.js');
-    const { peakGrid } = await dist('audio/fingerprint/matcher.js');
     const allPeaks = await loadSongPeaks(database.db, [...index.revisions.keys()]);
-    const allGrids = new Map([...allPeaks].map(([id, peaks]) => [id, peakGrid(peaks)]));
-    const inMemory = {
-      index,
-      gridsOf: async (ids) =>
-        new Map(ids.filter((id) => allGrids.has(id)).map((id) => [id, allGrids.get(id)])),
-    };
+    const inMemory = engine.memorySource(index, allPeaks);
     let correct = 0;
     let known = 0;
     let falsePositives = 0;

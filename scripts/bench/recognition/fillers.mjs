@@ -6,15 +6,14 @@
 const SHIFTS = 15;
 
 /**
- * The peaks of filler number i (0, 1, ...), made from the real tracks' peaks `real`. Past the
- * real.length × 2 × SHIFTS (track, move) pairs (1,410 for the benchmark's 47 tracks), each
- * further round also stretches time by 1.3% more, so every filler is a distinct song (other
- * hashes, other offsets) and a 10,000-song index does not hold seven copies of each of 1,410.
+ * Peaks of one real track as filler number i (0, 1, ...) of `tracks` real tracks moves them. Past
+ * the tracks × 2 × SHIFTS (track, move) pairs (1,410 for the benchmark's 47 tracks), each further
+ * round also stretches time by 1.3% more, so every filler is a distinct song (other hashes, other
+ * offsets) and a 10,000-song index does not hold seven copies of each of 1,410.
  */
-export function fillerPeaks(real, i) {
-  const source = real[i % real.length];
-  const shift = (6 + (Math.floor(i / real.length) % SHIFTS)) * (i % 2 ? 1 : -1);
-  const stretch = 1 + 0.013 * Math.floor(i / (real.length * 2 * SHIFTS));
+function moved(source, i, tracks) {
+  const shift = (6 + (Math.floor(i / tracks) % SHIFTS)) * (i % 2 ? 1 : -1);
+  const stretch = 1 + 0.013 * Math.floor(i / (tracks * 2 * SHIFTS));
   const n = source.count;
   const t = new Int32Array(n);
   const f = new Float32Array(n);
@@ -25,4 +24,17 @@ export function fillerPeaks(real, i) {
     rank[j] = source.rank[n - 1 - j];
   }
   return { t, f, count: n, frames: Math.round(source.frames * stretch), rank };
+}
+
+/**
+ * Filler song number i as the index stores it, made from real track i mod real.length: its
+ * verified peaks and the hashes of its hashed peaks, both moved the same way. `real`: the real
+ * tracks' indexSignal results ({ peaks, hashedPeaks }); `referenceHashes`: the engine's.
+ */
+export function fillerSong(real, i, referenceHashes) {
+  const track = real[i % real.length];
+  return {
+    peaks: moved(track.peaks, i, real.length),
+    hashes: referenceHashes(moved(track.hashedPeaks, i, real.length)),
+  };
 }

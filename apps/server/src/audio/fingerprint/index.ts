@@ -219,6 +219,18 @@ export interface RecognitionSource {
   gridsOf(songIds: readonly number[]): Promise<Map<number, PeakGrid>>;
 }
 
+/** A source with every song's peaks in memory, each made a grid once (the benchmarks' engine alone). */
+export function memorySource(
+  index: RecognitionSource['index'],
+  peaksById: ReadonlyMap<number, Pick<Peaks, 't' | 'f' | 'count'>>,
+): RecognitionSource {
+  const grids = new Map([...peaksById].map(([id, peaks]) => [id, peakGrid(peaks)]));
+  return {
+    index,
+    gridsOf: async (ids) => new Map(ids.filter((id) => grids.has(id)).map((id) => [id, grids.get(id)!])),
+  };
+}
+
 /** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
 export async function recognizeWith(
   source: RecognitionSource,

@@ -458,11 +458,10 @@ export function verifyCandidate(
   };
   // The peaks that land exactly settle the scale and the offset around a reference position;
   // the controls are settled the same way, so the best of 25 tries is compared with the best of
-  // 25 tries (chance grows with the choice). Each settle looks every peak up once and tallies the
-  // 25 tries from its landing bits.
+  // 25 tries (chance grows with the choice). Each settle looks every peak up once, on the frames
+  // around its place at the warp's own scale that any scale step and shift can reach (bit
+  // MASK_HALF + x: frame + x), and tallies the 25 tries from those bits.
   const tally = new Int32Array(2 * SETTLE_SHIFT + 1);
-  // Each peak's landings are looked up once per settle, on the frames around its place at the
-  // warp's own scale that any scale step and shift can reach (bit MASK_HALF + x: frame + x).
   const landings = new Int32Array(n);
   const settle = (around: number): { scale: number; at0: number } => {
     for (let i = 0; i < n; i++) {
@@ -497,17 +496,15 @@ export function verifyCandidate(
   // one at the window's start frame, in the warp's terms (what chaining compares).
   const offset = at0 - Math.round(c * a);
   if (score < needed) return { score, offset, first: -1, last: -1 };
-  // The controls, kept sorted. Once more than half are counted, the median is at least what it
-  // would be if the others counted 0: a candidate that fails even against that bound is rejected
-  // without the rest (the same decision, sooner).
+  // The controls, sorted as they come. Once more than half are counted, the median is at least
+  // what it would be if the others counted 0: a candidate that fails even against that bound is
+  // rejected without the rest (the same decision, sooner).
   const controls: number[] = [];
   const mid = CONTROL_OFFSETS.length >> 1;
   for (const d of CONTROL_OFFSETS) {
     const control = settle(anchor + d);
-    const hits = count(control.scale, control.at0, VERIFY_FRAMES, false);
-    let at = controls.length;
-    while (at > 0 && controls[at - 1]! > hits) at--;
-    controls.splice(at, 0, hits);
+    controls.push(count(control.scale, control.at0, VERIFY_FRAMES, false));
+    controls.sort((x, y) => x - y);
     const unknown = CONTROL_OFFSETS.length - controls.length;
     if (unknown === 0 || controls.length <= mid) continue;
     const least = (controls[mid - 1 - unknown]! + controls[mid - unknown]!) / 2;
