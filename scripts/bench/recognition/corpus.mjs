@@ -46,14 +46,26 @@ function walk(dir, out = []) {
   return out;
 }
 
+/**
+ * Music that is never indexed, only listened to for false plays at length (about 10 h): game
+ * soundtracks of other Debian packages, their music folders only (no sound effects).
+ */
+export const UNKNOWN_PACKAGES = [
+  'wesnoth-1.16-music',
+  'warzone2100-music',
+  'hedgewars-data',
+  'freedroidrpg-data',
+  'supertux-data',
+];
+
 /** Downloads and unpacks the packages (once); returns the folder of each. */
-export function fetchPackages(cacheDir, log) {
+export function fetchPackages(cacheDir, log, packages = PACKAGES) {
   const debs = path.join(cacheDir, 'debs');
   const unpacked = path.join(cacheDir, 'pkgs');
   fs.mkdirSync(debs, { recursive: true });
   fs.mkdirSync(unpacked, { recursive: true });
   const folders = [];
-  for (const name of PACKAGES) {
+  for (const name of packages) {
     let deb = fs.readdirSync(debs).find((file) => file.startsWith(`${name}_`) && file.endsWith('.deb'));
     if (!deb) {
       log(`apt-get download ${name}`);
@@ -122,6 +134,35 @@ export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
     tracks.push({ id: digest, file: out, duration, origin: path.relative(cacheDir, stems[0]) });
   }
   // An empty corpus is a broken tool (ffprobe or ffmpeg missing), not a result: never cached.
+  if (tracks.length === 0)
+    throw new Error(`no playable track found in ${folders.join(', ')} (is ffprobe installed?)`);
+  tracks.sort((a, b) => a.id.localeCompare(b.id));
+  fs.writeFileSync(manifest, JSON.stringify(tracks, null, 2));
+  return tracks;
+}
+
+/**
+ * The tracks of UNKNOWN_PACKAGES, as they come (decoded by ffmpeg when used; nothing is
+ * re-encoded): { id, file, duration, origin }, at least 30 s each, duplicates dropped by content
+ * hash. Listed once in <cacheDir>/unknown.json.
+ */
+export function buildUnknownTracks(cacheDir, { ffprobe, log }) {
+  const folders = fetchPackages(cacheDir, log, UNKNOWN_PACKAGES);
+  const manifest = path.join(cacheDir, 'unknown.json');
+  if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  const seen = new Set();
+  const tracks = [];
+  for (const folder of folders) {
+    for (const file of walk(folder)) {
+      if (!/music/i.test(path.relative(folder, file))) continue;
+      const id = createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const duration = probeDuration(ffprobe, file);
+      if (duration >= 30)
+        tracks.push({ id, file: path.resolve(file), duration, origin: path.relative(cacheDir, file) });
+    }
+  }
   if (tracks.length === 0)
     throw new Error(`no playable track found in ${folders.join(', ')} (is ffprobe installed?)`);
   tracks.sort((a, b) => a.id.localeCompare(b.id));

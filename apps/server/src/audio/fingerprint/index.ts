@@ -11,6 +11,7 @@ import { DecodeError, decodeAudio } from '../decode.js';
 import { HASH_SPACE, type Hashes, hashPeaks } from './hashes.js';
 import {
   type Candidate,
+  CORROBORATING_FRAMES,
   chainDetections,
   collectMatches,
   confidenceOf,
@@ -30,6 +31,7 @@ import {
   FRAME_SECONDS,
   HOP,
   MAX_DT,
+  MIN_SCORE,
   PEAK_TIME_RADIUS,
   QUERY_PEAKS,
   QUERY_TARGETS,
@@ -37,6 +39,7 @@ import {
   RANK_RADIUS,
   REFERENCE_PEAKS,
   SAMPLE_RATE,
+  SOLO_FACTOR,
   STOP_FACTOR,
   STOP_MIN,
   VERIFY_PEAKS,
@@ -231,6 +234,14 @@ export function memorySource(
   };
 }
 
+/**
+ * The score a play that no second window corroborates needs in a signal of `totalFrames`: in one
+ * long enough for two windows that share no audio, SOLO_FACTOR times `minScore`; in a shorter one
+ * (a query of 10-20 s), `minScore`.
+ */
+export const soloScoreFor = (totalFrames: number, minScore: number = MIN_SCORE): number =>
+  totalFrames >= CORROBORATING_FRAMES + WINDOW_FRAMES ? SOLO_FACTOR * minScore : minScore;
+
 /** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
 export async function recognizeWith(
   source: RecognitionSource,
@@ -274,7 +285,7 @@ export async function recognizeWith(
       detections.push(...detectWindow(candidates[w]!, start, query, grids, minScore));
     }
   }
-  return chainDetections(detections).map((play) => ({
+  return chainDetections(detections, soloScoreFor(totalFrames, minScore)).map((play) => ({
     songId: play.songId,
     startS: round2(play.first * FRAME_SECONDS),
     endS: round2(Math.min(samples.length / SAMPLE_RATE, play.last * FRAME_SECONDS + TAIL_SECONDS)),

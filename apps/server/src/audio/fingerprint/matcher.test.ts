@@ -3,11 +3,13 @@
 // windows of one play chain into one play.
 import { describe, expect, it } from 'vitest';
 import { hashPeaks } from './hashes.js';
-import { indexSignal } from './index.js';
+import { indexSignal, soloScoreFor } from './index.js';
 import {
+  CORROBORATING_FRAMES,
   chainDetections,
   collectMatches,
   confidenceOf,
+  type Detection,
   detectWindow,
   type PeakGrid,
   peakGrid,
@@ -20,6 +22,7 @@ import {
 import { emptyIndex, type InvertedIndex, mergeIndex, type SongHashes } from './memory-index.js';
 import {
   CANDIDATES,
+  FFT_SIZE,
   FRAME_SECONDS,
   HOP,
   MIN_CANDIDATE_VOTES,
@@ -27,6 +30,7 @@ import {
   QUERY_PEAKS,
   QUERY_TARGETS,
   SAMPLE_RATE,
+  SOLO_FACTOR,
   WARPS,
 } from './params.js';
 import { extractPeaks } from './peaks.js';
@@ -137,11 +141,11 @@ describe('matcher', () => {
   it('chains the windows of one play and splits a replay at another position', () => {
     const base = { songId: 7, warp: 0, score: 60 };
     const plays = chainDetections([
-      { ...base, offset: 100, first: 0, last: 600 },
-      { ...base, offset: 101, first: WINDOW_HOP, last: WINDOW_HOP + 600 },
-      { ...base, offset: 100, first: 2 * WINDOW_HOP, last: 2 * WINDOW_HOP + 600 },
+      { ...base, offset: 100, first: 0, last: 600, window: 0 },
+      { ...base, offset: 101, first: WINDOW_HOP, last: WINDOW_HOP + 600, window: WINDOW_HOP },
+      { ...base, offset: 100, first: 2 * WINDOW_HOP, last: 2 * WINDOW_HOP + 600, window: 2 * WINDOW_HOP },
       // the same song again, 30 s into it, later in the night: another play
-      { ...base, offset: -20000 + 1875, first: 20000, last: 20600 },
+      { ...base, offset: -20000 + 1875, first: 20000, last: 20600, window: 20000 },
     ]);
     expect(plays.map((p) => [p.songId, p.first, p.last])).toEqual([
       [7, 0, 2 * WINDOW_HOP + 600],
@@ -152,26 +156,81 @@ describe('matcher', () => {
   it('merges pieces of one play heard at inconsistent positions (a repeated chorus) when close', () => {
     const base = { songId: 7, warp: 0, score: 60 };
     const plays = chainDetections([
-      { ...base, offset: 100, first: 0, last: 600 },
+      { ...base, offset: 100, first: 0, last: 600, window: 0 },
       // the chorus's other occurrence, 40 s into the song, heard in the next windows
-      { ...base, offset: 100 + Math.round(40 / FRAME_SECONDS), first: WINDOW_HOP, last: WINDOW_HOP + 600 },
-      { ...base, offset: 100, first: 3 * WINDOW_HOP, last: 3 * WINDOW_HOP + 600 },
+      {
+        ...base,
+        offset: 100 + Math.round(40 / FRAME_SECONDS),
+        first: WINDOW_HOP,
+        last: WINDOW_HOP + 600,
+        window: WINDOW_HOP,
+      },
+      { ...base, offset: 100, first: 3 * WINDOW_HOP, last: 3 * WINDOW_HOP + 600, window: 3 * WINDOW_HOP },
     ]);
     expect(plays.map((p) => [p.songId, p.first, p.last])).toEqual([[7, 0, 3 * WINDOW_HOP + 600]]);
   });
 
   it('drops a weak play inside a much stronger play of another song, and keeps a crossfade', () => {
-    const strong = { songId: 7, warp: 0, offset: 0, score: 100, first: 0, last: 1000 };
+    const strong = { songId: 7, warp: 0, offset: 0, score: 100, first: 0, last: 1000, window: 0 };
     const plays = chainDetections([
       strong,
       // a theme song 9 shares, heard within song 7's play at a third of its score: dropped
-      { songId: 9, warp: 0, offset: 50, score: 33, first: 300, last: 600 },
+      { songId: 9, warp: 0, offset: 50, score: 33, first: 300, last: 600, window: 300 },
       // song 8 fading in before song 7 ends: kept, however weak
-      { songId: 8, warp: 0, offset: 0, score: 31, first: 900, last: 1500 },
+      { songId: 8, warp: 0, offset: 0, score: 31, first: 900, last: 1500, window: 900 },
       // as strong as a third of song 7, inside it: kept (two songs at once)
-      { songId: 10, warp: 0, offset: 0, score: 34, first: 200, last: 400 },
+      { songId: 10, warp: 0, offset: 0, score: 34, first: 200, last: 400, window: 200 },
     ]);
     expect(plays.map((p) => p.songId)).toEqual([7, 10, 8]);
+  });
+
+  it('keeps a play that no other window corroborates only at the solo score', () => {
+    const solo = SOLO_FACTOR * MIN_SCORE;
+    const at = (songId: number, score: number, window: number) => ({
+      songId,
+      warp: 0,
+      offset: 500,
+      score,
+      first: window + 10,
+      last: window + WINDOW_FRAMES - 10,
+      window,
+    });
+    const heard = (detections: Detection[]) => chainDetections(detections, solo).map((p) => p.songId);
+    // one window over MIN_SCORE, under the solo score: chance, over a long recording
+    expect(heard([at(1, MIN_SCORE + 3, 0)])).toEqual([]);
+    // the same, as strong as the solo score: kept
+    expect(heard([at(1, solo, 0)])).toEqual([1]);
+    // two overlapping windows at one position share half their audio: not corroborated
+    expect(heard([at(1, MIN_SCORE + 3, 0), at(1, MIN_SCORE + 3, WINDOW_HOP)])).toEqual([]);
+    // two windows that share no audio, at one position of the song: corroborated
+    expect(heard([at(1, MIN_SCORE, 0), at(1, MIN_SCORE, CORROBORATING_FRAMES)])).toEqual([1]);
+    // ... but not at two positions of the song (the second 40 s further into it)
+    const elsewhere = { ...at(1, MIN_SCORE, CORROBORATING_FRAMES), offset: 500 + 1250 };
+    expect(heard([at(1, MIN_SCORE, 0), elsewhere])).toEqual([]);
+    // a loop: the window between them hears the song at another repeat (8 s on); the two
+    // around it still agree, and the three are one corroborated play
+    const repeat = { ...at(1, MIN_SCORE, WINDOW_HOP), offset: 500 + 250 };
+    const looped = chainDetections(
+      [at(1, MIN_SCORE, 0), repeat, at(1, MIN_SCORE, CORROBORATING_FRAMES)],
+      solo,
+    );
+    expect(looped.map((p) => [p.songId, p.corroborated, p.first])).toEqual([[1, true, 10]]);
+    // a weak piece at another position of the song, 12 s after a corroborated play: neither a
+    // play of its own nor a stretch of that one
+    const pieces = [at(1, MIN_SCORE, 0), at(1, MIN_SCORE, CORROBORATING_FRAMES)];
+    const play = chainDetections([...pieces, { ...at(1, MIN_SCORE, 1000), offset: 0 }], solo);
+    expect(play.map((p) => [p.songId, p.corroborated, p.last])).toEqual([[1, true, pieces[1]!.last]]);
+    // with the default solo score (a query too short to corroborate) one window is enough
+    expect(chainDetections([at(1, MIN_SCORE + 3, 0)]).map((p) => p.songId)).toEqual([1]);
+  });
+
+  it('asks the solo score of signals long enough for two windows that share no audio', () => {
+    const framesOf = (seconds: number) => Math.floor((seconds * SAMPLE_RATE - FFT_SIZE) / HOP) + 1;
+    expect(soloScoreFor(framesOf(10))).toBe(MIN_SCORE);
+    expect(soloScoreFor(framesOf(19.5))).toBe(MIN_SCORE);
+    expect(soloScoreFor(framesOf(20.2))).toBe(SOLO_FACTOR * MIN_SCORE);
+    expect(soloScoreFor(framesOf(50), 20)).toBe(SOLO_FACTOR * 20);
+    expect(SOLO_FACTOR).toBeGreaterThan(1);
   });
 
   it('maps scores to confidence and back', () => {

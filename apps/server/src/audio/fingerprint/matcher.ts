@@ -32,10 +32,14 @@ export interface Detection {
   /** First and last query frames (absolute) of the verified peaks. */
   first: number;
   last: number;
+  /** Start frame of the window that heard it. */
+  window: number;
 }
 
 export const WINDOW_FRAMES = Math.round(10 / FRAME_SECONDS);
 export const WINDOW_HOP = Math.round(5 / FRAME_SECONDS);
+/** Window starts this far apart hear different audio (10 s each, but for a frame of rounding). */
+export const CORROBORATING_FRAMES = 2 * WINDOW_HOP;
 
 /** Warps fit in 5 bits: a hit's song and warp are one int32, songId × 32 + warp. */
 const WARP_BITS = 5;
@@ -558,7 +562,15 @@ export function detectWindow(
       minScore,
     );
     if (score < minScore || first < 0) continue;
-    detections.push({ songId: candidate.songId, warp: candidate.warp, offset, score, first, last });
+    detections.push({
+      songId: candidate.songId,
+      warp: candidate.warp,
+      offset,
+      score,
+      first,
+      last,
+      window: start,
+    });
   }
   return detections;
 }
@@ -571,48 +583,76 @@ export interface Play {
   /** Best window's score. */
   score: number;
   warp: number;
+  /**
+   * Heard at one position of the song by two windows that share no audio (starts two hops
+   * apart): evidence that chance, which scores window by window, hardly ever gives.
+   */
+  corroborated: boolean;
 }
 
 /** Frames between two windows of one play before it counts as played again. */
 const MAX_GAP_FRAMES = Math.round(20 / FRAME_SECONDS);
 
-/** Chains window detections of the same song at a consistent song position into plays. */
-export function chainDetections(detections: readonly Detection[]): Play[] {
+/**
+ * Chains window detections of the same song at a consistent song position into plays. A play that
+ * is not corroborated (heard by one window, or by overlapping ones only) is kept only when its
+ * score reaches `soloScore`: recognition asks more of such a play in a recording long enough to
+ * corroborate a song that is really playing (see SOLO_FACTOR).
+ */
+export function chainDetections(detections: readonly Detection[], soloScore = MIN_SCORE): Play[] {
   const sorted = [...detections].sort((x, y) => x.songId - y.songId || x.first - y.first);
-  const plays: Play[] = [];
-  let open: (Play & { offset: number; a: number }) | undefined;
+  type Open = Play & { offset: number; a: number; fromWindow: number; toWindow: number };
+  const opened: Open[] = [];
+  // The song's plays a detection can still extend: every one, not only the latest, so that a
+  // window hearing a loop or a chorus at another of its repeats does not cut the play at the
+  // position the windows around it agree on.
+  let alive: Open[] = [];
   for (const d of sorted) {
     const a = WARPS[d.warp]!.a;
-    if (open && open.songId === d.songId && d.first - open.last <= MAX_GAP_FRAMES) {
+    alive = alive.filter((play) => play.songId === d.songId && d.first - play.last <= MAX_GAP_FRAMES);
+    let best: Open | undefined;
+    let bestError = Number.POSITIVE_INFINITY;
+    for (const play of alive) {
       // Position in the song at d.first, as predicted by the play so far and as seen by d.
-      const predicted = open.offset + open.a * d.first;
-      const seen = d.offset + a * d.first;
-      const tolerance = 1 / FRAME_SECONDS + 0.01 * Math.abs(d.first - open.last);
-      if (Math.abs(predicted - seen) <= tolerance) {
-        open.first = Math.min(open.first, d.first);
-        open.last = Math.max(open.last, d.last);
-        if (d.score > open.score) {
-          open.score = d.score;
-          open.warp = d.warp;
-        }
-        open.offset = d.offset;
-        open.a = a;
-        continue;
+      const error = Math.abs(play.offset + play.a * d.first - (d.offset + a * d.first));
+      const tolerance = 1 / FRAME_SECONDS + 0.01 * Math.abs(d.first - play.last);
+      if (error <= tolerance && error < bestError) {
+        best = play;
+        bestError = error;
       }
     }
-    if (open) plays.push(stripOpen(open));
-    open = {
+    if (best) {
+      best.first = Math.min(best.first, d.first);
+      best.last = Math.max(best.last, d.last);
+      if (d.score > best.score) {
+        best.score = d.score;
+        best.warp = d.warp;
+      }
+      best.offset = d.offset;
+      best.a = a;
+      best.fromWindow = Math.min(best.fromWindow, d.window);
+      best.toWindow = Math.max(best.toWindow, d.window);
+      best.corroborated = best.toWindow - best.fromWindow >= CORROBORATING_FRAMES;
+      continue;
+    }
+    const play: Open = {
       songId: d.songId,
       first: d.first,
       last: d.last,
       score: d.score,
       warp: d.warp,
+      corroborated: false,
       offset: d.offset,
       a,
+      fromWindow: d.window,
+      toWindow: d.window,
     };
+    opened.push(play);
+    alive.push(play);
   }
-  if (open) plays.push(stripOpen(open));
-  return dropShadowed(mergeNearPlays(plays)).sort((x, y) => x.first - y.first || x.songId - y.songId);
+  const plays = opened.map(stripOpen);
+  const kept = mergeNearPlays(plays).filter((play) => play.corroborated || play.score >= soloScore);
+  return dropShadowed(kept).sort((x, y) => x.first - y.first || x.songId - y.songId);
 }
 
 /**
@@ -658,6 +698,7 @@ function mergeNearPlays(plays: Play[]): Play[] {
       // chance than the song going on: it neither stretches the play nor becomes a play.
       if (play.score < WEAK_PIECE * MIN_SCORE && play.last > last.last) continue;
       last.last = Math.max(last.last, play.last);
+      last.corroborated ||= play.corroborated;
       if (play.score > last.score) {
         last.score = play.score;
         last.warp = play.warp;
@@ -668,7 +709,8 @@ function mergeNearPlays(plays: Play[]): Play[] {
 }
 
 function stripOpen(play: Play): Play {
-  return { songId: play.songId, first: play.first, last: play.last, score: play.score, warp: play.warp };
+  const { songId, first, last, score, warp, corroborated } = play;
+  return { songId, first, last, score, warp, corroborated };
 }
 
 /** Confidence 0-1 of a score: 0.5 at MIN_SCORE, 0.75 at twice it, near 1 beyond. */
