@@ -456,7 +456,11 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       const samples = ffmpegToPcm(ffmpeg, ['-ss', String(start), '-t', '10', '-i', track.file, '-af', ROOM]);
       const file = path.join(work, `scale-query-${track.id}.wav`);
       writeWav(file, addNoise(samples.subarray(0, 10 * RATE), 5, 7));
-      queries.push({ file, truth: songIdOf.get(track.id) ?? null });
+      queries.push({
+        file,
+        truth: songIdOf.get(track.id) ?? null,
+        name: `${track.origin} at ${start.toFixed(0)} s`,
+      });
     }
     const chunks = [];
     for (const track of inIndex.slice(0, 20)) {
@@ -587,7 +591,8 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
     let known = 0;
     let falsePositives = 0;
     let unknown = 0;
-    for (const [q, { file, truth }] of queries.entries()) {
+    const notes = [];
+    for (const [q, { file, truth, name }] of queries.entries()) {
       const pcm = await decodeAudio(file, {
         sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
         ffmpegPath: ffmpeg,
@@ -605,12 +610,15 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
       if (q % 2 === 0) timings.recognize.push(performance.now() - t1);
       if (q % 2 === 0) await engineAlone();
       const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
+      const heard = top ? `song ${top.songId} (confidence ${top.confidence})` : 'nothing';
       if (truth === null) {
         unknown++;
         if (plays.length) falsePositives++;
+        if (plays.length) notes.push(`  false: ${name} (not indexed) heard as ${heard}`);
       } else {
         known++;
         if (top?.songId === truth) correct++;
+        else notes.push(`  missed: ${name} (song ${truth}), heard ${heard}`);
       }
     }
     // A 30 s Opus chunk end to end: decode + recognise.
@@ -631,6 +639,7 @@ async function scaleTest({ dist, openDb, inIndex, outOfIndex, songIdOf, starts, 
         `the engine alone (peaks in memory, no database read): median ${median(timings.engine).toFixed(0)} ms = ` +
         `${(10000 / median(timings.engine)).toFixed(0)}x real time, p90 ${quantile(timings.engine, 0.9).toFixed(0)} ms`,
     );
+    for (const note of notes) say(note);
     say(
       `30 s Opus chunk end to end (decode + recognise): median ${median(timings.chunk).toFixed(0)} ms, p90 ${quantile(timings.chunk, 0.9).toFixed(0)} ms; ` +
         `benchmark process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
