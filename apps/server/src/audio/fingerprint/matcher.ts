@@ -601,7 +601,12 @@ const MAX_GAP_FRAMES = Math.round(20 / FRAME_SECONDS);
  */
 export function chainDetections(detections: readonly Detection[], soloScore = MIN_SCORE): Play[] {
   const sorted = [...detections].sort((x, y) => x.songId - y.songId || x.first - y.first);
-  type Open = Play & { offset: number; a: number; fromWindow: number; toWindow: number };
+  type Open = Omit<Play, 'corroborated'> & {
+    offset: number;
+    a: number;
+    fromWindow: number;
+    toWindow: number;
+  };
   const opened: Open[] = [];
   // The song's plays a detection can still extend: every one, not only the latest, so that a
   // window hearing a loop or a chorus at another of its repeats does not cut the play at the
@@ -632,7 +637,6 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
       best.a = a;
       best.fromWindow = Math.min(best.fromWindow, d.window);
       best.toWindow = Math.max(best.toWindow, d.window);
-      best.corroborated = best.toWindow - best.fromWindow >= CORROBORATING_FRAMES;
       continue;
     }
     const play: Open = {
@@ -641,7 +645,6 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
       last: d.last,
       score: d.score,
       warp: d.warp,
-      corroborated: false,
       offset: d.offset,
       a,
       fromWindow: d.window,
@@ -650,7 +653,14 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
     opened.push(play);
     alive.push(play);
   }
-  const plays = opened.map(stripOpen);
+  const plays = opened.map(({ songId, first, last, score, warp, fromWindow, toWindow }) => ({
+    songId,
+    first,
+    last,
+    score,
+    warp,
+    corroborated: toWindow - fromWindow >= CORROBORATING_FRAMES,
+  }));
   const kept = mergeNearPlays(plays).filter((play) => play.corroborated || play.score >= soloScore);
   return dropShadowed(kept).sort((x, y) => x.first - y.first || x.songId - y.songId);
 }
@@ -706,11 +716,6 @@ function mergeNearPlays(plays: Play[]): Play[] {
     } else merged.push({ ...play });
   }
   return merged;
-}
-
-function stripOpen(play: Play): Play {
-  const { songId, first, last, score, warp, corroborated } = play;
-  return { songId, first, last, score, warp, corroborated };
 }
 
 /** Confidence 0-1 of a score: 0.5 at MIN_SCORE, 0.75 at twice it, near 1 beyond. */

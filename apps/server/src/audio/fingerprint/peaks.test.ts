@@ -11,7 +11,7 @@ import {
   REFERENCE_PEAKS,
   SAMPLE_RATE,
 } from './params.js';
-import { extractPeaks, keepDensity } from './peaks.js';
+import { extractPeakSets, extractPeaks, keepDensity } from './peaks.js';
 import { addNoise, scale, synthSong } from './synth.js';
 
 describe('extractPeaks', () => {
@@ -37,14 +37,15 @@ describe('extractPeaks', () => {
     const tone = new Float32Array(10 * SAMPLE_RATE).map(
       (_, i) => 0.3 * Math.sin((2 * Math.PI * 1000 * i) / SAMPLE_RATE),
     );
-    const peaks = extractPeaks(addNoise(tone, 0, 5), QUERY_PEAKS, 'band');
+    const noisy = addNoise(tone, 0, 5);
+    const peaks = extractPeaks(noisy, QUERY_PEAKS, 'band');
     const at = BINS_PER_OCTAVE * Math.log2(1000 / MIN_HZ);
     const frames = new Set<number>();
     for (let i = 0; i < peaks.count; i++) if (Math.abs(peaks.f[i]! - at) < 0.5) frames.add(peaks.t[i]!);
     // A local maximum spans ±3 frames, so a held tone gives at most one peak every 4 frames (78
     // in 10 s). 43 here.
     expect(frames.size).toBeGreaterThan(10 / FRAME_SECONDS / 10);
-    const flat = extractPeaks(addNoise(tone, 0, 5), QUERY_PEAKS, 'bin');
+    const flat = extractPeaks(noisy, QUERY_PEAKS, 'bin');
     expect(Array.from(flat.f).filter((f) => Math.abs(f - at) < 0.5).length).toBeLessThan(5);
   });
 
@@ -77,6 +78,19 @@ describe('extractPeaks', () => {
     expect(dense.count).toBeGreaterThan(sparse.count * 1.8);
     expect(Array.from(kept.t)).toEqual(Array.from(sparse.t));
     expect(Array.from(kept.f)).toEqual(Array.from(sparse.f));
+  });
+
+  it('picks both sets from one spectrogram exactly as two extractions do', () => {
+    const noisy = addNoise(song, 5, 3);
+    const { hashed, verified } = extractPeakSets(noisy, QUERY_PEAKS, 18);
+    const bin = extractPeaks(noisy, QUERY_PEAKS, 'bin');
+    const band = extractPeaks(noisy, 18, 'band');
+    expect(verified.count).toBeGreaterThan(hashed.count);
+    expect([Array.from(hashed.t), Array.from(hashed.f)]).toEqual([Array.from(bin.t), Array.from(bin.f)]);
+    expect([Array.from(verified.t), Array.from(verified.f)]).toEqual([
+      Array.from(band.t),
+      Array.from(band.f),
+    ]);
   });
 
   it('chooses the same peaks wherever the signal is cut (no block grid)', () => {

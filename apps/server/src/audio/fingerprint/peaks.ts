@@ -170,6 +170,7 @@ export function extractPeakSets(
   verifyDensity: number,
 ): { hashed: Peaks; verified: Peaks } {
   const spec = spectrogram(samples);
+  // 'band' first, into an array of its own: 'bin' then whitens the spectrogram in place.
   const verified = peaksOf(spec, new Float32Array(spec.data.length), verifyDensity, 'band');
   return { hashed: peaksOf(spec, spec.data, hashDensity, 'bin'), verified };
 }
