@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
   type ApiRecording,
@@ -214,28 +216,29 @@ test.describe('header, stats and list', () => {
   }) => {
     const event = await createEvent(request, { event_name: `Broken Night ${randomUUID().slice(0, 8)}` });
     const sessionId = `broken-${randomUUID()}`;
-    const filename = `${sessionId}.webm`;
-    // A WebM signature followed by noise bytes: accepted as WebM, not decodable by ffmpeg.
-    const garbage = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
-    await uploadChunk(
-      request,
-      {
-        session_id: sessionId,
-        chunk_number: 0,
-        duration_seconds: 2,
-        source: 'device',
-        filename,
-        event_id: event.event_id,
-      },
-      2,
-      { name: filename, mimeType: 'audio/webm', buffer: garbage },
+    const filename = `${sessionId}.wav`;
+    const stored = await uploadChunk(request, {
+      session_id: sessionId,
+      chunk_number: 0,
+      duration_seconds: 2,
+      source: 'device',
+      filename,
+      event_id: event.event_id,
+    });
+    const processed = async () =>
+      (await listRecordings(request)).recordings.find((r) => r.session_id === sessionId);
+    await expect.poll(async () => (await processed())?.processed, { timeout: 30_000 }).toBe(true);
+    // Uploads are decoded before they are stored, so undecodable audio only comes from the disk: the
+    // stored file is damaged here (a WebM signature followed by noise bytes), then processed again.
+    const folder = path.join(process.env.WCS_E2E_DATA_DIR ?? '', 'recordings', String(stored.recording_id));
+    const [file] = fs.readdirSync(folder);
+    fs.writeFileSync(
+      path.join(folder, file ?? 'missing'),
+      Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]),
     );
+    expect((await request.post(`/api/tasks/recognition/process/${stored.recording_id}`)).status()).toBe(202);
     await expect
-      .poll(
-        async () =>
-          (await listRecordings(request)).recordings.find((r) => r.session_id === sessionId)?.error_message,
-        { timeout: 30_000 },
-      )
+      .poll(async () => (await processed())?.error_message, { timeout: 30_000 })
       .toMatch(/undecodable audio/);
 
     const recordingsPage = new RecordingsPage(page);

@@ -1,96 +1,88 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyUnderPressure from '@fastify/under-pressure';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  isResponseSerializationError,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
+import { handleError, refuseUnstorableText } from './http-errors.js';
 import { registerRoutes } from './routes/index.js';
-import { AppError } from './services/errors.js';
-
-export const API_VERSION = '0.1.0';
-
-/** PostgreSQL error codes that are the client's fault, with the status they answer. */
-const PG_CLIENT_ERRORS: Record<string, number> = {
-  '23505': 409, // unique_violation
-  '23503': 409, // foreign_key_violation
-  '23514': 400, // check_violation
-  '22P02': 400, // invalid_text_representation
-  '22003': 400, // numeric_value_out_of_range
-};
-
-function describePgError(error: { code?: string; detail?: string; constraint?: string }): string {
-  if (error.code === '23505') return `Already exists${error.detail ? `: ${error.detail}` : ''}`;
-  if (error.code === '23503')
-    return `Refers to something that does not exist or is still in use${error.detail ? `: ${error.detail}` : ''}`;
-  if (error.code === '23514') return `Value not allowed (${error.constraint ?? 'check'})`;
-  return 'Invalid value';
-}
+import { API_VERSION } from './version.js';
 
 /** Builds the HTTP app (no listen: tests use inject). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
   const app = Fastify({
-    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One line per request is noise in a DJ's terminal; failures are still logged by the error handler.
     logController: new LogController({
-      disableRequestLogging: !['debug', 'trace'].includes(deps.config.logLevel),
+      disableRequestLogging: !['debug', 'trace'].includes(config.logLevel),
     }),
+    // Unique across restarts, so the id a user quotes from a 500 finds its one log line.
+    genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    // Long recording uploads must not be cut by a request timeout.
-    requestTimeout: 0,
+    // A whole request, upload body included, must arrive within this; a silent connection is cut
+    // sooner (connectionTimeout is the socket's idle timeout). Node checks the first every
+    // connectionsCheckingInterval, so that interval follows the timeout down.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.round(config.requestTimeoutMs / 4))),
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+    },
   });
+  app.server.maxConnections = config.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.addHook('preValidation', refuseUnstorableText);
 
-  app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((issue) => {
-        const context = error.validationContext ?? 'request';
-        const where = issue.instancePath ? `${context}${issue.instancePath.replaceAll('/', '.')}` : context;
-        return { field: where, message: issue.message };
-      });
-      const message = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
-      return reply.status(400).send({ message, errors: issues });
-    }
-    if (error instanceof AppError) {
-      return reply.status(error.status).send({ message: error.message });
-    }
-    const pgStatus = typeof error.code === 'string' ? PG_CLIENT_ERRORS[error.code] : undefined;
-    if (pgStatus) {
-      return reply.status(pgStatus).send({ message: describePgError(error as never) });
-    }
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
-      return reply
-        .status(500)
-        .send({ message: 'Internal server error: the response did not match its schema' });
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ message: error.message });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Internal server error' });
+  await app.register(fastifyUnderPressure, {
+    maxEventLoopDelay: config.maxEventLoopDelayMs,
+    // The recognition index lives in the heap and may be large; refuse only near V8's own limit.
+    maxHeapUsedBytes: Math.round(v8.getHeapStatistics().heap_size_limit * 0.9),
+    retryAfter: 10,
+    pressureHandler: (_request, reply, type) => {
+      reply
+        .status(503)
+        .header('retry-after', '10')
+        .send({
+          message: `The server is overloaded (${type === 'heapUsedBytes' ? 'memory' : 'busy event loop'}); try again in 10 seconds`,
+        });
+    },
   });
-
+  await app.register(fastifyRateLimit, {
+    global: false,
+    max: config.expensiveCallsPerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many calls of this kind (${context.max} a minute); try again in ${context.after}`,
+    }),
+  });
   await app.register(fastifySwagger, {
     openapi: {
       info: {
         title: 'WCS DJ Library API',
         version: API_VERSION,
-        description: 'Every call the web app and the recording device make. Errors are JSON { message }.',
+        description:
+          'Every call the web app and the recording device make. Errors are JSON { message, field? }; a 500 also carries request_id, which the server log carries beside the details.',
       },
       servers: [],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      // A multipart body is read as a stream (no validation schema); its route documents it here.
+      const { documentedBody, ...schema } = (input.schema ?? {}) as { documentedBody?: unknown };
+      const result = jsonSchemaTransform({ ...input, schema });
+      return documentedBody ? { ...result, schema: { ...result.schema, body: documentedBody } } : result;
+    },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });

@@ -65,6 +65,31 @@ export interface Config {
   audd: { apiToken: string; url: string } | null;
   /** Worker threads that analyse songs (WCS_ANALYSIS_WORKERS, default 1, at most 16). */
   analysisWorkers: number;
+  /**
+   * How long a client may take to send one whole request, upload body included
+   * (WCS_REQUEST_TIMEOUT_SECONDS, default 300: a 100 MB chunk at 3 Mbit/s); then 408 and the
+   * partial file is removed.
+   */
+  requestTimeoutMs: number;
+  /**
+   * How long a connection may stay silent, in the middle of a request or between two
+   * (WCS_IDLE_TIMEOUT_SECONDS, default 30); then it is closed. Live sockets are not affected.
+   */
+  idleTimeoutMs: number;
+  /** Open connections beyond which new ones are refused (WCS_MAX_CONNECTIONS, default 256). */
+  maxConnections: number;
+  /**
+   * Event-loop delay above which requests get 503 with Retry-After instead of waiting
+   * (WCS_MAX_EVENT_LOOP_DELAY_MS, default 2000; 0 turns the check off). The heap has its own bound:
+   * 503 once 90% of Node's heap limit is in use.
+   */
+  maxEventLoopDelayMs: number;
+  /**
+   * Calls per minute and client of each operation that starts heavy work (regenerations,
+   * re-analysis, scrapes, imports, reprocessing), beyond which it answers 429 with Retry-After
+   * (WCS_RATE_LIMIT_PER_MINUTE, default 20).
+   */
+  expensiveCallsPerMinute: number;
 }
 
 export type ConfigOverrides = Partial<Pick<Config, 'port' | 'host' | 'dataDir' | 'databaseUrl' | 'logLevel'>>;
@@ -172,5 +197,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       ? { apiToken: env.AUDD_API_TOKEN, url: urlFrom(env, 'AUDD_URL', 'https://api.audd.io/') }
       : null,
     analysisWorkers: intFrom(env, 'WCS_ANALYSIS_WORKERS', 1, 1, 16),
+    requestTimeoutMs: numberFrom(env, 'WCS_REQUEST_TIMEOUT_SECONDS', 300, 1, 86_400) * 1000,
+    idleTimeoutMs: numberFrom(env, 'WCS_IDLE_TIMEOUT_SECONDS', 30, 0.1, 3600) * 1000,
+    maxConnections: intFrom(env, 'WCS_MAX_CONNECTIONS', 256, 1, 100_000),
+    maxEventLoopDelayMs: intFrom(env, 'WCS_MAX_EVENT_LOOP_DELAY_MS', 2000, 0, 600_000),
+    expensiveCallsPerMinute: intFrom(env, 'WCS_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
   };
 }

@@ -14,7 +14,7 @@ import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createLiveHub } from './services/live.js';
-import { sweepIncoming } from './services/recording-files.js';
+import { describeRecovery, recoverRecordingFiles } from './services/recording-recovery.js';
 
 export type Log = (message: string) => void;
 
@@ -128,12 +128,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     cleanups.add('the database', () => database.close());
     fs.mkdirSync(config.recordingsDir, { recursive: true });
     fs.mkdirSync(config.playlistsDir, { recursive: true });
-    // Half-received uploads of a process that died; an hour old, so no live upload is touched.
-    const swept = await sweepIncoming(config.recordingsDir);
-    if (swept > 0) log(`Removed ${swept} unfinished upload file(s) left by an earlier run.`);
 
     const { pool, db } = createDatabase(database.connectionString);
     cleanups.add('the connection pool', () => pool.end());
+    // What a crash or an older version left in the recordings folder, before any upload is taken.
+    const recovery = describeRecovery(
+      await recoverRecordingFiles(db, config.recordingsDir, {
+        // Alone on the folder under the embedded database's lock; on a hosted one, others may be
+        // mid-upload in a shared folder.
+        spareRecentMs: database.embedded ? 0 : config.requestTimeoutMs + 60_000,
+      }),
+    );
+    if (recovery) log(recovery);
     const live = await createLiveHub(pool, database.connectionString);
     cleanups.add('the live hub', () => live.close());
     const jobs = await createJobQueue({

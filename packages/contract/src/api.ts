@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParams, listOf, MessageResponse, Pagination, QueryBool } from './common.js';
+import { Id, IdParams, listOf, MAX_DB_ID, MessageResponse, Pagination, QueryBool } from './common.js';
 import { COMPARISON, OVERPLAY } from './constants.js';
 import {
   AgeCategorySchema,
@@ -63,11 +63,16 @@ export interface Endpoint {
   /** Success status when not 200. */
   status?: number;
   summary: string;
+  /**
+   * Starts heavy work (a regeneration, a re-analysis, a scrape): rate limited per client, and
+   * answers 429 with Retry-After beyond the limit.
+   */
+  isExpensive?: true;
 }
 
 const EventIdFilter = z.object({
-  event_id: z.coerce.number().int().positive().optional(),
-  social_id: z.coerce.number().int().positive().optional(),
+  event_id: Id.optional(),
+  social_id: Id.optional(),
 });
 
 /** `ids` repeated (?ids=1&ids=2) or comma-separated (?ids=1,2). */
@@ -77,8 +82,11 @@ const IdList = z
     const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(','));
     const ids = parts.map((part) => part.trim()).filter((part) => part !== '');
     const numbers = ids.map(Number);
-    if (numbers.some((n) => !Number.isInteger(n) || n <= 0)) {
-      ctx.addIssue({ code: 'custom', message: 'must be positive whole numbers' });
+    if (numbers.some((n) => !Number.isInteger(n) || n <= 0 || n > MAX_DB_ID)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be positive whole numbers (ids from 1 to ${MAX_DB_ID})`,
+      });
       return z.NEVER;
     }
     return [...new Set(numbers)];
@@ -396,12 +404,14 @@ export const api = {
     summary: 'A playlist with its songs in order',
   },
   regeneratePlaylists: {
+    isExpensive: true,
     method: 'POST',
     path: '/playlists/regenerate',
     response: RegenerateResult,
     summary: 'Regenerate every playlist',
   },
   regeneratePlaylist: {
+    isExpensive: true,
     method: 'POST',
     path: '/playlists/:id/regenerate',
     params: IdParams,
@@ -475,6 +485,7 @@ export const api = {
     summary: 'Approve, reject or merge a scraped event',
   },
   batchDetectDuplicates: {
+    isExpensive: true,
     method: 'POST',
     path: '/scraper/events/batch-detect-duplicates',
     query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
@@ -482,6 +493,7 @@ export const api = {
     summary: 'Detect duplicates for unreviewed scraped events',
   },
   scrapeEvents: {
+    isExpensive: true,
     method: 'POST',
     path: '/scraper/scrape-events',
     // Optional: an empty POST scrapes the configured calendar.
@@ -528,7 +540,7 @@ export const api = {
     method: 'PATCH',
     path: '/recordings/:id/event',
     params: IdParams,
-    query: z.object({ event_id: z.coerce.number().int().positive() }),
+    query: z.object({ event_id: Id }),
     response: Recording,
     summary: 'Assign a recording to an event',
   },
@@ -540,6 +552,7 @@ export const api = {
     summary: 'Delete a recording, its audio files and everything recognised from it',
   },
   processRecording: {
+    isExpensive: true,
     method: 'POST',
     path: '/tasks/recognition/process/:id',
     params: IdParams,
@@ -550,6 +563,7 @@ export const api = {
 
   // Library
   importLibrary: {
+    isExpensive: true,
     method: 'POST',
     path: '/library/import',
     body: LibraryImportRequest,
@@ -588,6 +602,7 @@ export const api = {
     summary: 'Put a failed entry back to pending',
   },
   startDownloads: {
+    isExpensive: true,
     method: 'POST',
     path: '/downloads/start',
     response: z.object({ message: z.string(), queued: z.number().int() }),
@@ -602,6 +617,7 @@ export const api = {
     summary: 'Analysis counts: analysed, pending (queued or running), failed, outdated, no file',
   },
   analyzeOutdated: {
+    isExpensive: true,
     method: 'POST',
     path: '/analysis/analyze-outdated',
     response: z.object({ queued: z.number().int() }),

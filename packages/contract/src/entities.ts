@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, Timestamp } from './common.js';
+import { DateOnly, DbId, Timestamp } from './common.js';
 import {
   AGE_CATEGORIES,
   DOWNLOAD_STATUSES,
@@ -219,7 +219,7 @@ export const UploadMetadata = z.object({
   recorded_at: z.iso.datetime({ offset: true }).optional(),
   /** Length of this chunk in seconds. */
   duration_seconds: z.number().positive().max(3600),
-  event_id: z.number().int().positive().nullable().optional(),
+  event_id: DbId.nullable().optional(),
   /** A new event to create (dated by recorded_at) when no event_id is given. */
   event_name: z.string().trim().max(200).nullable().optional(),
   source: z.string().trim().min(1).max(40).default('device'),
@@ -520,17 +520,17 @@ export const ScraperFilterOptions = z.object({
   countries: z.array(z.object({ code: z.string(), count: z.number().int() })),
 });
 export const ScrapedEventCreate = z.object({
-  scraped_event_id: z.number().int().positive(),
+  scraped_event_id: DbId,
   override_name: z.string().trim().min(1).max(200).optional(),
   override_location: z.string().trim().max(200).optional(),
   notes: z.string().max(2000).optional(),
 });
 export const ScrapedEventReview = z
   .object({
-    scraped_event_id: z.number().int().positive(),
+    scraped_event_id: DbId,
     action: z.enum(REVIEW_ACTIONS),
     notes: z.string().max(2000).optional(),
-    merge_with_event_id: z.number().int().positive().optional(),
+    merge_with_event_id: DbId.optional(),
   })
   .refine((v) => v.action !== 'merged' || v.merge_with_event_id !== undefined, {
     message: 'merge_with_event_id is required to merge',

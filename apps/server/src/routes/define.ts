@@ -1,4 +1,4 @@
-import type { Endpoint } from '@wcs/contract';
+import { type Endpoint, ErrorResponse } from '@wcs/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -11,6 +11,31 @@ export interface RouteInput<E extends Endpoint> {
   request: FastifyRequest;
   reply: FastifyReply;
 }
+
+/** The refusals an operation can answer with, besides its success (docs/api.md, "Errors"). */
+export function errorStatuses(
+  endpoint: Pick<Endpoint, 'method' | 'path' | 'isExpensive'>,
+  extra: number[] = [],
+) {
+  const statuses = new Set([400, 500, 503, ...extra]);
+  // A path id names a row that may not exist; a body may name other rows.
+  if (endpoint.path.includes(':') || endpoint.method !== 'GET') statuses.add(404);
+  if (endpoint.method !== 'GET') {
+    statuses.add(409); // a conflict with stored data
+    statuses.add(413); // a body over the limit
+    statuses.add(415); // a body that is not JSON
+  }
+  if (endpoint.isExpensive) statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** Response schemas of an operation: its success and every refusal it declares. */
+export function responseSchemas(status: number, success: z.ZodType, errors: number[]) {
+  return { [status]: success, ...Object.fromEntries(errors.map((code) => [code, ErrorResponse])) };
+}
+
+/** Per-route options of @fastify/rate-limit: the app's limit for operations that start heavy work. */
+export const rateLimited = { rateLimit: {} };
 
 /**
  * Registers one endpoint of the contract under /api: its schemas validate the request and the
@@ -32,8 +57,9 @@ export function route<E extends Endpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { [status]: endpoint.response },
+      response: responseSchemas(status, endpoint.response, errorStatuses(endpoint)),
     },
+    ...(endpoint.isExpensive ? { config: rateLimited } : {}),
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as Infer<E['params']>,

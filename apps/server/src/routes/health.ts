@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { API_VERSION } from '../app.js';
 import type { AppDeps } from '../deps.js';
 import { checkHealth } from '../services/health.js';
+import { API_VERSION } from '../version.js';
+import { responseSchemas } from './define.js';
 
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get(
@@ -11,9 +12,12 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps) {
       schema: {
         tags: ['system'],
         summary: 'Liveness and database reachability',
-        response: {
-          200: z.object({ status: z.literal('ok'), version: z.string(), database: z.literal('ok') }),
-        },
+        response: responseSchemas(
+          200,
+          z.object({ status: z.literal('ok'), version: z.string(), database: z.literal('ok') }),
+          // 503: the database does not answer, or the server is overloaded.
+          [500, 503],
+        ),
       },
     },
     async () => ({ ...(await checkHealth(deps.pool)), version: API_VERSION }),

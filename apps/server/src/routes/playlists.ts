@@ -1,6 +1,6 @@
 import { api } from '@wcs/contract';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import {
   getPlaylist,
@@ -9,7 +9,7 @@ import {
   regenerateAllPlaylists,
   regeneratePlaylist,
 } from '../services/playlists.js';
-import { route } from './define.js';
+import { errorStatuses, responseSchemas, route } from './define.js';
 
 /** `attachment` with the file name, plain ASCII for old clients and RFC 5987 UTF-8 for the rest. */
 function attachment(fileName: string): string {
@@ -30,7 +30,15 @@ export async function playlistRoutes(app: FastifyInstance, deps: AppDeps) {
   app.route({
     method: m3u8.method,
     url: `/api${m3u8.path}`,
-    schema: { tags: ['playlists'], summary: m3u8.summary, params: m3u8.params },
+    schema: {
+      tags: ['playlists'],
+      summary: m3u8.summary,
+      params: m3u8.params,
+      response: {
+        ...responseSchemas(200, z.string(), errorStatuses(m3u8)),
+        200: { description: 'The M3U8 file', content: { 'audio/x-mpegurl': { schema: z.string() } } },
+      },
+    },
     handler: async (request, reply) => {
       const { id } = request.params as z.output<typeof m3u8.params>;
       const file = await getPlaylistFile(deps.db, deps.config, id);

@@ -1,5 +1,6 @@
-import { api } from '@wcs/contract';
+import { api, UploadMetadata } from '@wcs/contract';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { unsupportedMedia } from '../services/errors.js';
 import {
@@ -12,7 +13,25 @@ import {
   requestProcessing,
   type UploadPart,
 } from '../services/recordings.js';
-import { route } from './define.js';
+import { errorStatuses, responseSchemas, route } from './define.js';
+
+/** The upload's multipart body, for the API document only: the parts are read as a stream. */
+const uploadBody = {
+  type: 'object',
+  required: ['metadata', 'audio_file'],
+  properties: {
+    metadata: {
+      ...z.toJSONSchema(UploadMetadata, { io: 'input' }),
+      description: 'A form field holding this object as JSON text.',
+    },
+    audio_file: {
+      type: 'string',
+      format: 'binary',
+      description:
+        'The chunk: one complete audio file (WebM, Ogg, WAV, MP3, FLAC, M4A or AIFF) that decodes to the end; refused with 415 otherwise.',
+    },
+  },
+};
 
 export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
   const tag = 'recordings';
@@ -32,7 +51,9 @@ export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
         tags: [tag],
         summary: api.uploadRecording.summary,
         consumes: ['multipart/form-data'],
-        response: { 200: api.uploadRecording.response },
+        // Read by the API document's transform (app.ts), never by validation.
+        documentedBody: uploadBody,
+        response: responseSchemas(200, api.uploadRecording.response, errorStatuses(api.uploadRecording)),
       },
     },
     async (request) => {

@@ -6,13 +6,15 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The request field the message is about (`body.name`, `metadata.event_id`), when there is one. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'AppError';
   }
 }
 
-export const badRequest = (message: string) => new AppError(400, message);
+export const badRequest = (message: string, field?: string) => new AppError(400, message, field);
 export const notFound = (what: string, id: number | string) =>
   new AppError(404, `${what} ${id} was not found`);
 export const conflict = (message: string) => new AppError(409, message);

@@ -4,7 +4,6 @@
  * the recording's timeline; then the stretches nothing covers go to the cloud providers. Decoded
  * tails are kept in memory for the next chunk of the session.
  */
-import path from 'node:path';
 import { DecodeError, decodeAudio } from '../audio/decode.js';
 import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../audio/fingerprint/index.js';
 import type { recordingChunks } from '../db/schema.js';
@@ -27,6 +26,7 @@ import {
   type WindowPiece,
   windowTimeToMs,
 } from './recognition-timeline.js';
+import { chunkFilePath } from './recording-files.js';
 
 /** How much of the chunk before is recognised again with each chunk. */
 export const TAIL_SECONDS = 20;
@@ -42,7 +42,7 @@ export interface Timeline {
 }
 
 export const chunkFile = (deps: AppDeps, chunk: ChunkRow) =>
-  path.join(deps.config.recordingsDir, chunk.filePath);
+  chunkFilePath(deps.config.recordingsDir, chunk.filePath);
 
 export async function decodeChunk(deps: AppDeps, chunk: ChunkRow): Promise<Float32Array> {
   return decodeAudio(chunkFile(deps, chunk), {

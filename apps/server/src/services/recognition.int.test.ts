@@ -6,17 +6,19 @@
  * boundaries, the live socket, idempotent re-runs and Retry, undecodable chunks, a recording
  * without an event, deletion.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintSong } from '../audio/fingerprint/index.js';
-import { events, plays, recordingChunks, songs } from '../db/schema.js';
+import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
 import { chunkUpload } from '../test/audio.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../test/fakes/songs.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { forgetDecodedTails, processRecording } from './recognition.js';
+import { chunkRelativePath } from './recording-files.js';
 import { songSearchKey } from './text.js';
 
 const RATE = 22050;
@@ -232,9 +234,31 @@ describe('recordings that cannot be fully recognised', () => {
   it('says so when a chunk cannot be decoded, and still recognises the others', async () => {
     const first = await upload('broken-1', 0, chunks[0]!, { event_id: eventId });
     const recordingId = first.json().recording_id;
-    // A WebM header followed by garbage: accepted as WebM, not decodable.
+    await settled(recordingId, 1);
+    // Uploads are decoded before they are stored, so an undecodable chunk only comes from the disk
+    // (a damaged file, or one stored by an earlier version): put one there, as its row says.
     const garbage = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
-    expect((await upload('broken-1', 1, garbage)).statusCode).toBe(200);
+    const sha256 = createHash('sha256').update(garbage).digest('hex');
+    const filePath = chunkRelativePath(recordingId, 1, sha256, 'webm');
+    await fs.writeFile(path.join(t.deps.config.recordingsDir, filePath), garbage);
+    await t.deps.db.insert(recordingChunks).values({
+      recordingId,
+      chunkNumber: 1,
+      filePath,
+      contentType: 'audio/webm',
+      sizeBytes: garbage.length,
+      sha256,
+      durationSeconds: 30,
+      recordedAt: new Date(T0 + 30_000),
+    });
+    await t.deps.db
+      .update(recordings)
+      .set({ chunkCount: 2, processed: false })
+      .where(eq(recordings.id, recordingId));
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/tasks/recognition/process/${recordingId}` }))
+        .statusCode,
+    ).toBe(202);
     const recording = await settled(recordingId, 2);
     await waitFor(async () => ((await getRecording(recordingId)).processed ? true : undefined));
     const final = await getRecording(recordingId);

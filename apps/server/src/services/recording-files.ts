@@ -7,9 +7,14 @@ import { pipeline } from 'node:stream/promises';
 import { type AudioContainer, sniffAudioContainer } from '../audio/sniff.js';
 
 /**
- * The audio files of recordings: <recordings>/<session_id>/<chunk>-<sha>.<ext>. A chunk is written
- * to a temporary file, fsync'd, then renamed into place, so a file under its final name is always
- * complete. Names carry the content hash, so two different uploads never overwrite each other.
+ * The audio files of recordings: <recordings>/<recording_id>/<chunk>-<sha>.<ext>. Every part of a
+ * path is made by the server (the recording's database id, the chunk number, the content hash and
+ * a container name from a fixed list); nothing a client sends ever names a file or a folder, so no
+ * request can write or delete outside the folder (docs/operations.md, "Recordings on disk").
+ *
+ * A chunk is written to a temporary file in <recordings>/.incoming, fsync'd, then renamed into
+ * place, so a file under its final name is always complete. Names carry the content hash, so two
+ * different uploads never overwrite each other.
  */
 
 export interface ReceivedFile {
@@ -21,7 +26,61 @@ export interface ReceivedFile {
   isTruncated: boolean;
 }
 
-const incomingDir = (root: string) => path.join(root, '.incoming');
+/** Half-received uploads. */
+export const INCOMING_DIR = '.incoming';
+/** Files found at start that no database row claims (docs/operations.md). */
+export const LOST_AND_FOUND_DIR = 'lost+found';
+
+/** `00042-0123456789abcdef.webm`: chunk number, the first 16 hex digits of its SHA-256, container. */
+export const CHUNK_FILE_NAME = /^(\d{5,6})-([0-9a-f]{16})\.(webm|ogg|wav|mp3|flac|m4a|aiff|bin)$/;
+
+const incomingDir = (root: string) => path.join(root, INCOMING_DIR);
+
+/** A database id as a folder name; anything else is a programming error, never a path. */
+export function recordingFolderName(recordingId: number): string {
+  if (!Number.isSafeInteger(recordingId) || recordingId <= 0) {
+    throw new Error(`Not a recording id: ${String(recordingId)}`);
+  }
+  return String(recordingId);
+}
+
+/**
+ * The absolute path of `relativePath` under `root`, refusing any path that is not strictly inside
+ * it (absolute paths, `..` segments, the root itself). Every write, read and delete goes through it.
+ */
+export function insideRoot(root: string, relativePath: string): string {
+  const base = path.resolve(root);
+  const target = path.resolve(base, relativePath);
+  const relative = path.relative(base, target);
+  if (
+    relative === '' ||
+    path.isAbsolute(relativePath) ||
+    relative.startsWith('..') ||
+    path.isAbsolute(relative) ||
+    relative.split(path.sep).some((part) => part === '..' || part === '.' || part === '')
+  ) {
+    throw new Error(`Refusing a path outside the recordings folder: ${JSON.stringify(relativePath)}`);
+  }
+  return target;
+}
+
+export function chunkRelativePath(
+  recordingId: number,
+  chunkNumber: number,
+  sha256: string,
+  container: AudioContainer,
+): string {
+  if (!Number.isSafeInteger(chunkNumber) || chunkNumber < 0)
+    throw new Error(`Not a chunk number: ${chunkNumber}`);
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('Not a SHA-256 digest');
+  const name = `${String(chunkNumber).padStart(5, '0')}-${sha256.slice(0, 16)}.${container}`;
+  return path.join(recordingFolderName(recordingId), name);
+}
+
+/** Where a stored chunk's file is (its row's file_path is relative to the recordings folder). */
+export function chunkFilePath(root: string, relativePath: string): string {
+  return insideRoot(root, relativePath);
+}
 
 /** Streams an upload to a temporary file while hashing it and reading its first bytes. */
 export async function receiveToTempFile(root: string, stream: Readable): Promise<ReceivedFile> {
@@ -57,16 +116,7 @@ export async function receiveToTempFile(root: string, stream: Readable): Promise
   };
 }
 
-export function chunkRelativePath(
-  sessionId: string,
-  chunkNumber: number,
-  sha256: string,
-  ext: string,
-): string {
-  return path.join(sessionId, `${String(chunkNumber).padStart(5, '0')}-${sha256.slice(0, 16)}.${ext}`);
-}
-
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
   try {
     await handle.sync();
@@ -77,37 +127,26 @@ async function fsyncDir(dir: string): Promise<void> {
 
 /** Moves a received file under its final name and makes the rename durable. */
 export async function commitTempFile(root: string, tempPath: string, relativePath: string): Promise<void> {
-  const target = path.join(root, relativePath);
+  const target = insideRoot(root, relativePath);
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.rename(tempPath, target);
   await fsyncDir(path.dirname(target));
 }
 
 export async function removeFile(root: string, relativePath: string): Promise<void> {
-  await fs.rm(path.join(root, relativePath), { force: true });
+  await fs.rm(insideRoot(root, relativePath), { force: true });
 }
 
 export async function discardTempFile(tempPath: string): Promise<void> {
   await fs.rm(tempPath, { force: true });
 }
 
-/** Removes every audio file of a session. */
-export async function removeSessionFiles(root: string, sessionId: string): Promise<void> {
-  await fs.rm(path.join(root, sessionId), { recursive: true, force: true });
-}
-
-/** Temporary files left by a process that died mid-upload; nothing refers to them. */
-export async function sweepIncoming(root: string, olderThanMs = 60 * 60 * 1000): Promise<number> {
-  const dir = incomingDir(root);
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  let removed = 0;
-  for (const name of names) {
-    const file = path.join(dir, name);
-    const stat = await fs.stat(file).catch(() => null);
-    if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
-      await fs.rm(file, { force: true });
-      removed += 1;
-    }
-  }
-  return removed;
+/**
+ * Removes the folder of one recording. The only recursive delete of the recordings folder: its
+ * target is `<root>/<id>`, a direct child named by a database id, checked again after resolving.
+ */
+export async function removeRecordingFiles(root: string, recordingId: number): Promise<void> {
+  const folder = insideRoot(root, recordingFolderName(recordingId));
+  if (path.dirname(folder) !== path.resolve(root)) throw new Error(`Not a recording folder: ${folder}`);
+  await fs.rm(folder, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, plays, songs } from '../db/schema.js';
+import { events, plays, recordings, songs } from '../db/schema.js';
 import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../test/audio.js';
 import { createTestApp } from '../test/harness.js';
 
@@ -33,8 +34,15 @@ const rawUpload = (fields: Parameters<typeof multipart>[0]) => {
     headers: { 'content-type': contentType },
   });
 };
-const sessionFiles = async (sessionId: string) =>
-  (await fs.readdir(path.join(t.deps.config.recordingsDir, sessionId)).catch(() => [])).sort();
+/** The chunk files of a session's recording: <recordings>/<recording_id>/ (none when it has no recording). */
+const sessionFiles = async (sessionId: string) => {
+  const [row] = await t.deps.db
+    .select({ id: recordings.id })
+    .from(recordings)
+    .where(eq(recordings.sessionId, sessionId));
+  const folder = row ? path.join(t.deps.config.recordingsDir, String(row.id)) : null;
+  return folder ? (await fs.readdir(folder).catch(() => [])).sort() : [];
+};
 const incomingFiles = async () =>
   fs.readdir(path.join(t.deps.config.recordingsDir, '.incoming')).catch(() => [] as string[]);
 const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
@@ -62,7 +70,9 @@ describe('upload', () => {
     });
     const files = await sessionFiles('night-1');
     expect(files).toHaveLength(1);
-    const stored = await fs.readFile(path.join(t.deps.config.recordingsDir, 'night-1', files[0]!));
+    const stored = await fs.readFile(
+      path.join(t.deps.config.recordingsDir, String(result.recording_id), files[0]!),
+    );
     expect(stored.equals(audio)).toBe(true);
   });
 
@@ -337,7 +347,7 @@ describe('reading and changing recordings', () => {
     expect(before.songs_recognized).toBe(1);
     const response = await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` });
     expect(response.statusCode).toBe(200);
-    expect(await sessionFiles('del-1')).toEqual([]);
+    await expect(fs.stat(path.join(t.deps.config.recordingsDir, String(recording_id)))).rejects.toThrow();
     expect((await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).statusCode).toBe(
       404,
     );

@@ -7,11 +7,21 @@ import {
   type UploadResult,
 } from '@wcs/contract';
 import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
-import { isAcceptedAudioContentType } from '../audio/sniff.js';
+import { DecodeError, measureDecodableAudio } from '../audio/decode.js';
+import { type AudioContainer, isAcceptedAudioContentType } from '../audio/sniff.js';
+import { ProgramStartError } from '../audio/spawn-helper.js';
 import type { Db } from '../db/client.js';
 import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
-import { AppError, badRequest, conflict, notFound, tooLarge, unsupportedMedia } from './errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  tooLarge,
+  unavailable,
+  unsupportedMedia,
+} from './errors.js';
 import {
   chunkRelativePath,
   commitTempFile,
@@ -19,7 +29,7 @@ import {
   type ReceivedFile,
   receiveToTempFile,
   removeFile,
-  removeSessionFiles,
+  removeRecordingFiles,
 } from './recording-files.js';
 import { scheduleScoreRecompute } from './scores.js';
 
@@ -166,6 +176,20 @@ export type UploadPart =
   | { type: 'file'; fieldname: string; file: Readable; mimetype: string; filename: string }
   | { type: 'field'; fieldname: string; value: unknown };
 
+/**
+ * The multipart parser's own complaints (a missing boundary, a body that ends mid-part): plain
+ * Errors without a status or an errno code, unlike a full disk (ENOSPC), which stays a 500.
+ */
+function isMalformedMultipart(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof AppError) return false;
+  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
+  return (
+    code === undefined &&
+    statusCode === undefined &&
+    /multipart|boundary|part|form|end of/i.test(error.message)
+  );
+}
+
 const tooLargeUpload = (deps: AppDeps) =>
   tooLarge(`audio_file is larger than the limit of ${Math.round(deps.config.maxUploadBytes / MB)} MB`);
 
@@ -268,8 +292,11 @@ export async function receiveUpload(deps: AppDeps, parts: AsyncIterable<UploadPa
       );
     }
     const metadata = parseMetadata(metadataText);
-    const stored = await storeChunk(deps, metadata, received, uploadContentType, uploadFilename);
-    received = undefined;
+    await verifyDecodes(deps, received.tempPath);
+    const stored = await storeChunk(deps, metadata, received, received.container, {
+      contentType: uploadContentType,
+      filename: uploadFilename,
+    });
     const recording = await getRecording(deps.db, stored.recordingId);
     if (stored.created) await announceChunk(deps, recording, metadata.chunk_number, stored.sizeBytes);
     return {
@@ -283,28 +310,53 @@ export async function receiveUpload(deps: AppDeps, parts: AsyncIterable<UploadPa
   } catch (error) {
     // @fastify/multipart cuts the stream at the configured limit; its own message names no size.
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLargeUpload(deps);
+    if (isMalformedMultipart(error)) {
+      throw badRequest(`The multipart body is malformed (${(error as Error).message}); nothing was stored`);
+    }
     throw error;
   } finally {
+    // Stored chunks were renamed away (this is then a no-op); refused ones and retries end here.
     if (received) await discardTempFile(received.tempPath);
   }
 }
 
+/**
+ * Decodes the received file to the end: a chunk that only starts like audio (its magic bytes) is
+ * refused with 415 before anything is stored.
+ */
+async function verifyDecodes(deps: AppDeps, tempPath: string): Promise<void> {
+  try {
+    await measureDecodableAudio(tempPath, deps.config.ffmpegPath);
+  } catch (error) {
+    if (error instanceof DecodeError) {
+      const reason = error.reason.replaceAll(tempPath, 'audio_file');
+      throw unsupportedMedia(`audio_file does not decode as audio (${reason}); nothing was stored`);
+    }
+    if (error instanceof ProgramStartError) {
+      throw unavailable(
+        `The server cannot check uploaded audio: ffmpeg does not start (${error.message}); install ffmpeg or set FFMPEG_PATH`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Stores a verified chunk in one transaction: the recording (found by session id, or created),
+ * the chunk's file renamed to <recordings>/<recording_id>/... and its row. The file is moved in
+ * before the commit, so a committed row always has its file; a crash between the two leaves a
+ * file without a row, which the next start moves to lost+found (recording-recovery.ts).
+ */
 async function storeChunk(
   deps: AppDeps,
   metadata: UploadMetadata,
   received: ReceivedFile,
-  contentType: string,
-  uploadFilename: string,
+  container: AudioContainer,
+  upload: { contentType: string; filename: string },
 ): Promise<StoredChunk> {
   const root = deps.config.recordingsDir;
-  const relativePath = chunkRelativePath(
-    metadata.session_id,
-    metadata.chunk_number,
-    received.sha256,
-    received.container ?? 'bin',
-  );
-  await commitTempFile(root, received.tempPath, relativePath);
   const recordedAt = metadata.recorded_at ? new Date(metadata.recorded_at) : new Date();
+  let placedAt: string | undefined;
   try {
     return await deps.db.transaction(async (tx) => {
       const lockRecording = () =>
@@ -316,7 +368,7 @@ async function storeChunk(
           .insert(recordings)
           .values({
             sessionId: metadata.session_id,
-            filename: metadata.filename ?? (uploadFilename || `recording-${metadata.session_id}`),
+            filename: metadata.filename ?? (upload.filename || `recording-${metadata.session_id}`),
             source: metadata.source,
             eventId,
             recordedAt,
@@ -342,11 +394,14 @@ async function storeChunk(
         }
         return { recordingId, sessionId: metadata.session_id, created: false, sizeBytes: existing.sizeBytes };
       }
+      const relativePath = chunkRelativePath(recordingId, metadata.chunk_number, received.sha256, container);
+      await commitTempFile(root, received.tempPath, relativePath);
+      placedAt = relativePath;
       await tx.insert(recordingChunks).values({
         recordingId,
         chunkNumber: metadata.chunk_number,
         filePath: relativePath,
-        contentType,
+        contentType: upload.contentType,
         sizeBytes: received.sizeBytes,
         sha256: received.sha256,
         durationSeconds: metadata.duration_seconds,
@@ -368,12 +423,15 @@ async function storeChunk(
       return { recordingId, sessionId: metadata.session_id, created: true, sizeBytes: received.sizeBytes };
     });
   } catch (error) {
-    // A file under this name is referenced only by a committed chunk row with the same hash.
-    const [referenced] = await deps.db
-      .select({ id: recordingChunks.id })
-      .from(recordingChunks)
-      .where(eq(recordingChunks.filePath, relativePath));
-    if (!referenced) await removeFile(root, relativePath);
+    if (placedAt) {
+      // The name carries the recording id, chunk number and hash: only a committed row of this very
+      // chunk can claim it (a concurrent retry waits on the recording's row lock above).
+      const [claimed] = await deps.db
+        .select({ id: recordingChunks.id })
+        .from(recordingChunks)
+        .where(eq(recordingChunks.filePath, placedAt));
+      if (!claimed) await removeFile(root, placedAt);
+    }
     throw error;
   }
 }
@@ -444,9 +502,9 @@ export async function deleteRecording(deps: AppDeps, id: number): Promise<{ mess
   const [deleted] = await deps.db
     .delete(recordings)
     .where(eq(recordings.id, id))
-    .returning({ sessionId: recordings.sessionId, filename: recordings.filename });
+    .returning({ filename: recordings.filename });
   if (!deleted) throw notFound('Recording', id);
-  await removeSessionFiles(deps.config.recordingsDir, deleted.sessionId);
+  await removeRecordingFiles(deps.config.recordingsDir, id);
   // Its recognised plays went with it: scores, downloads and playlists follow.
   await scheduleScoreRecompute(deps.jobs, `recording ${id} deleted`);
   return { message: `Recording ${id} (${deleted.filename}) and everything recognised from it were deleted` };

@@ -47,7 +47,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await createTestApp({
-    env: { WCS_SCRAPER_URL: `${base}/events/`, WCS_SCRAPER_TIMEOUT_SECONDS: '1' },
+    // This file scrapes more often in a minute than the rate limit of expensive calls allows a client.
+    env: {
+      WCS_SCRAPER_URL: `${base}/events/`,
+      WCS_SCRAPER_TIMEOUT_SECONDS: '1',
+      WCS_RATE_LIMIT_PER_MINUTE: '1000',
+    },
   });
 });
 afterAll(async () => {
