@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { WSDC_CALENDAR_URL } from './providers/wsdc-calendar.js';
+
+/** The WSDC events calendar's public address: the default of WCS_SCRAPER_URL. */
+export const WSDC_CALENDAR_URL = 'https://www.worldsdc.com/events/';
 
 /**
  * Every environment variable the server reads, parsed once. Command-line flags override the

@@ -1,7 +1,8 @@
+import type { JobName, JobPayload } from '@wcs/contract';
 import type pg from 'pg';
+import type PgBoss from 'pg-boss';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import type { JobQueue } from './jobs/queue.js';
 import type { LiveHub } from './services/live.js';
 
 /** What the HTTP app and the job handlers are built from; tests build it against a scratch database. */
@@ -11,4 +12,20 @@ export interface AppDeps {
   pool: pg.Pool;
   jobs: JobQueue;
   live: LiveHub;
+}
+
+export type JobHandler<N extends JobName> = (data: JobPayload<N>, jobId: string) => Promise<void>;
+
+/** Typed access to the background jobs (pg-boss in the same PostgreSQL). */
+export interface JobQueue {
+  send<N extends JobName>(name: N, data: JobPayload<N>, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** At most one job per `seconds` for `key`; later sends within the window are merged into one run. */
+  sendDebounced<N extends JobName>(
+    name: N,
+    data: JobPayload<N>,
+    seconds: number,
+    key?: string,
+  ): Promise<string | null>;
+  work<N extends JobName>(name: N, handler: JobHandler<N>, options?: { batchSize?: number }): Promise<void>;
+  stop(): Promise<void>;
 }

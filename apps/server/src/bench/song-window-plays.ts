@@ -7,7 +7,7 @@ import { startEmbeddedPostgres } from '../db/embedded.js';
 import { runMigrations } from '../db/migrate.js';
 import { events, songs } from '../db/schema.js';
 import { type NewPlay, recordPlays, timeWindowOf } from '../services/plays.js';
-import { songSearchKey } from '../services/text.js';
+import { songSearchKey } from '../text.js';
 
 /**
  * What the play summary costs writers: `recordPlays` of a batch of plays, the same plays in one

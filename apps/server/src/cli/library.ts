@@ -27,14 +27,18 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
     { createDatabase },
     { createJobQueue },
     library,
+    { songImportedHooks },
     scores,
+    analysis,
   ] = await Promise.all([
     import('../config.js'),
     import('../main.js'),
     import('../db/client.js'),
     import('../jobs/queue.js'),
     import('../services/library-import.js'),
-    import('../services/scores.js'),
+    import('../services/library-pipeline.js'),
+    import('../services/recompute-schedule.js'),
+    import('../services/analysis.js'),
   ]);
   const startedAt = performance.now();
   const config = loadConfig(process.env, overridesFrom(options));
@@ -54,13 +58,9 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
     );
   }
   const { pool, db } = createDatabase(database.connectionString, 2);
-  // Each imported or changed file is fingerprinted before the next one (the bar counts both).
-  library.onSongImported(
-    (await import('../audio/fingerprint/index.js')).fingerprintImportHook({ db, config }),
-  );
-  // A file whose content changed loses its analysis version; the outdated are queued after the import.
-  const analysis = await import('../services/analysis.js');
-  library.onSongImported(analysis.analysisImportHook({ db }));
+  // Each imported or changed file is fingerprinted before the next one (the bar counts both); a file
+  // whose content changed loses its analysis version, and the outdated are queued after the import.
+  const hooks = songImportedHooks({ db, config });
   try {
     const progress = await progressReporter(options.json ? process.stderr : process.stdout, {
       unit: 'files read and fingerprinted',
@@ -69,6 +69,7 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
     let summary: LibraryImportSummary;
     try {
       summary = await library.importLibraryFolder(db, absoluteFolder, {
+        hooks,
         onProgress: ({ done, total, file }) => progress.update(done, total, path.basename(file)),
       });
     } finally {

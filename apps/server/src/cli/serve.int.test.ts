@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../db/embedded.js';
-import { isProcessAlive, LOCK_FILE_NAME } from '../db/lock.js';
+import { LOCK_FILE_NAME } from '../db/lock.js';
+import { isProcessAlive } from '../processes.js';
 import {
   adminUrl,
   health,

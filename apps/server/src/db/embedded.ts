@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { isProcessAlive } from './lock.js';
+import { isProcessAlive } from '../processes.js';
 
 const execFileAsync = promisify(execFile);
 

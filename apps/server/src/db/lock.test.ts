@@ -3,14 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive, readProcessStartTime } from '../processes.js';
 import {
   acquireDataDirLock,
   DataDirInUseError,
   isLockOwnerAlive,
-  isProcessAlive,
   LOCK_FILE_NAME,
   type LockOwner,
-  readProcessStartTime,
 } from './lock.js';
 
 let dir: string;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive, readProcessStartTime } from '../processes.js';
 
 /** What the lock file holds: enough to tell a live owner from a dead one whose pid was reused. */
 export interface LockOwner {
@@ -35,43 +36,6 @@ export const LOCK_FILE_NAME = 'wcs.lock';
 
 /** A takeover that has not finished within this time was abandoned by a crashed process. */
 const STALE_TAKEOVER_MS = 10_000;
-
-/**
- * Start time of a process in clock ticks since boot, or null when it cannot be read (no /proc,
- * or no such process). Field 22 of /proc/<pid>/stat; the command name (field 2) may hold spaces
- * and parentheses, so fields are counted from the last ')'.
- */
-export function readProcessStartTime(pid: number): number | null {
-  const fields = readStatFields(pid);
-  const value = fields?.[19];
-  return value === undefined ? null : Number(value);
-}
-
-/** Fields 3.. of /proc/<pid>/stat (index 0 is the state), or null. */
-function readStatFields(pid: number): string[] | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .trim()
-      .split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** True when a process with this pid exists and is not a zombie waiting to be reaped. */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const state = readStatFields(pid)?.[0];
-  return state !== 'Z' && state !== 'X';
-}
 
 /** True when the owner recorded in a lock file is the process that is running under its pid now. */
 export function isLockOwnerAlive(owner: LockOwner): boolean {

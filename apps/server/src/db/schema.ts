@@ -27,6 +27,14 @@ const createdAt = () => tz('created_at').notNull().defaultNow();
 const GENRE_CHECK = sql`('Acoustic', 'Hip-Hop/R&B', 'Pop', 'Contemporary', 'Blues/Jazz')`;
 const WINDOW_CHECK = sql`('20-22', '22-00', '00-02', '02-04', '04-06')`;
 
+/**
+ * Starts the analysis_version of every generated song with a file (songs.analysis_version): its
+ * values were made up and its file is a placeholder tone, so neither the analyser nor the
+ * fingerprint index should take it up. The demo generator writes it; analysis and fingerprinting
+ * skip it.
+ */
+export const DEMO_VERSION_PREFIX = 'demo-generator/';
+
 /** One row (id = 1): the editable runtime settings, persisted across restarts. */
 export const settings = pgTable(
   'settings',

@@ -2,7 +2,7 @@ import { GENRES, TIME_WINDOWS } from '@wcs/contract';
 import { describe, expect, it } from 'vitest';
 import { mapGenre } from '../services/genre-map.js';
 import { nightDateOf, timeWindowOf } from '../services/plays.js';
-import { songSearchKey } from '../services/text.js';
+import { songSearchKey } from '../text.js';
 import {
   calendarDateText,
   DEMO_ANALYSIS_VERSION,

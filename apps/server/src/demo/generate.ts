@@ -1,5 +1,6 @@
 import { GENRES, type Genre, TIME_WINDOWS, type TimeWindow } from '@wcs/contract';
-import { songSearchKey } from '../services/text.js';
+import { DEMO_VERSION_PREFIX } from '../db/schema.js';
+import { songSearchKey } from '../text.js';
 import { clamp, Random, WeightedSampler } from './random.js';
 import { addDays, dateMs, isoDate, zonedToUtc, zoneOffsetMs } from './zoned-time.js';
 
@@ -48,12 +49,6 @@ export const DEMO_SCALE: DemoScale = {
   unrelatedScrapedEvents: 40,
   recordings: 12,
 };
-
-/**
- * Starts the analysis_version of every generated song with a file: its values were made up and its
- * file is a placeholder tone, so neither the analyser nor the fingerprint index should take it up.
- */
-export const DEMO_VERSION_PREFIX = 'demo-generator/';
 
 /** Written on every generated song that has a file: these values were made up, not measured. */
 export const DEMO_ANALYSIS_VERSION = `${DEMO_VERSION_PREFIX}1 (generated values, not analysed from audio)`;

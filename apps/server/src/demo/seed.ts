@@ -19,7 +19,7 @@ import { regenerateAllPlaylists } from '../services/playlists.js';
 import { type NewPlay, recordPlays } from '../services/plays.js';
 import { recomputeScores } from '../services/scores.js';
 import { getEditableSettings } from '../services/settings.js';
-import { songSearchKey } from '../services/text.js';
+import { songSearchKey } from '../text.js';
 import {
   DEMO_ANALYSIS_VERSION,
   DEMO_CALENDAR_URL,

@@ -1,21 +1,6 @@
 import { type JobName, type JobPayload, JobPayloads } from '@wcs/contract';
 import PgBoss from 'pg-boss';
-
-export type JobHandler<N extends JobName> = (data: JobPayload<N>, jobId: string) => Promise<void>;
-
-/** Typed access to the background jobs (pg-boss in the same PostgreSQL). */
-export interface JobQueue {
-  send<N extends JobName>(name: N, data: JobPayload<N>, options?: PgBoss.SendOptions): Promise<string | null>;
-  /** At most one job per `seconds` for `key`; later sends within the window are merged into one run. */
-  sendDebounced<N extends JobName>(
-    name: N,
-    data: JobPayload<N>,
-    seconds: number,
-    key?: string,
-  ): Promise<string | null>;
-  work<N extends JobName>(name: N, handler: JobHandler<N>, options?: { batchSize?: number }): Promise<void>;
-  stop(): Promise<void>;
-}
+import type { JobQueue } from '../deps.js';
 
 export interface JobQueueOptions {
   connectionString: string;

@@ -1,6 +1,7 @@
 import type { JobPayload } from '@wcs/contract';
 import type { AppDeps } from '../deps.js';
-import { recomputeScores, sendCoalesced } from '../services/scores.js';
+import { sendCoalesced } from '../services/recompute-schedule.js';
+import { recomputeScores } from '../services/scores.js';
 
 /**
  * 'scores.recompute': recomputes every song's exposure, overplay score and download priority,

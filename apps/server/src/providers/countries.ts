@@ -1,7 +1,7 @@
 import ct from 'countries-and-timezones';
 import { continents, countries, type TCountryCode } from 'countries-list';
 import isoCountries from 'i18n-iso-countries';
-import { foldText } from '../services/text.js';
+import { foldText } from '../text.js';
 
 /**
  * Country data for scraped events, from maintained packages rather than hand-written tables:

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CalendarError, fetchWsdcCalendar, parseWsdcCalendar, WSDC_CALENDAR_URL } from './wsdc-calendar.js';
+import { WSDC_CALENDAR_URL } from '../config.js';
+import { CalendarError, fetchWsdcCalendar, parseWsdcCalendar } from './wsdc-calendar.js';
 
 const fixture = readFileSync(path.join(import.meta.dirname, 'fixtures/wsdc-calendar.html'), 'utf8');
 

@@ -12,9 +12,6 @@ import { parseWsdcDates } from './wsdc-dates.js';
 /** A node of the parsed page (cheerio's `AnyNode`, which it does not re-export). */
 type AnyNode = Parameters<typeof contains>[0];
 
-/** The calendar's public address: the default of WCS_SCRAPER_URL. */
-export const WSDC_CALENDAR_URL = 'https://www.worldsdc.com/events/';
-
 /** A larger answer is not the calendar (it is about 100 kB). */
 export const MAX_CALENDAR_BYTES = 10 * 1024 * 1024;
 

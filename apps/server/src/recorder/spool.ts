@@ -14,7 +14,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { decodeAudio } from '../audio/decode.js';
-import { isProcessAlive } from '../db/lock.js';
+import { isProcessAlive } from '../processes.js';
 
 export const SESSION_FILE = 'session.json';
 export const LIST_FILE = 'chunks.csv';

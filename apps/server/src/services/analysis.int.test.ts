@@ -13,7 +13,8 @@ import { createWorkerPool } from '../analysis/worker-pool.js';
 import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
 import { songs } from '../db/schema.js';
 import { DEMO_ANALYSIS_VERSION } from '../demo/generate.js';
-import { createJobQueue, type JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../deps.js';
+import { createJobQueue } from '../jobs/queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/harness.js';
 import {
   analyseSong,

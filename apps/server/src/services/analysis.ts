@@ -18,11 +18,10 @@ import type { AnalysisPool } from '../analysis/pool.js';
 import { WorkerCrashError, WorkerTaskError } from '../analysis/worker-pool.js';
 import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
 import type { Db } from '../db/client.js';
-import { songs } from '../db/schema.js';
-import { DEMO_VERSION_PREFIX } from '../demo/generate.js';
-import type { JobQueue } from '../jobs/queue.js';
+import { DEMO_VERSION_PREFIX, songs } from '../db/schema.js';
+import type { JobQueue } from '../deps.js';
 import type { SongImportedHook } from './library-import.js';
-import { sendCoalesced } from './scores.js';
+import { sendCoalesced } from './recompute-schedule.js';
 
 /** Analyses one file (decode + analysis), normally in a thread of the analysis pool. */
 export type SongAnalyser = (file: string) => Promise<AnalysisTaskResult>;

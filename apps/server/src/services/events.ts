@@ -2,9 +2,9 @@ import type { EditableSettings, Event, EventCreate, EventUpdate, Social } from '
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../deps.js';
 import { badRequest, notFound } from './errors.js';
-import { scheduleScoreRecompute } from './scores.js';
+import { scheduleScoreRecompute } from './recompute-schedule.js';
 import { getEditableSettings } from './settings.js';
 
 type EventRow = typeof events.$inferSelect;

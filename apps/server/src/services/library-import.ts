@@ -7,15 +7,11 @@ import type { LibraryImportResult } from '@wcs/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
 import pg from 'pg';
-import { fingerprintImportHook } from '../audio/fingerprint/index.js';
 import type { Db } from '../db/client.js';
 import { songs } from '../db/schema.js';
-import type { AppDeps } from '../deps.js';
-import { analysisImportHook } from './analysis.js';
+import { songSearchKey } from '../text.js';
 import { badRequest, conflict } from './errors.js';
 import { mapGenre } from './genre-map.js';
-import { scheduleScoreRecompute } from './scores.js';
-import { songSearchKey } from './text.js';
 
 /**
  * Library import: every audio file under a folder becomes or updates a song. A song's identity is
@@ -79,14 +75,6 @@ export interface ImportedSong {
  */
 export type SongImportedHook = (song: ImportedSong) => Promise<void> | void;
 
-const registeredHooks = new Set<SongImportedHook>();
-
-/** Registers a hook for every later import in this process; returns a function that removes it. */
-export function onSongImported(hook: SongImportedHook): () => void {
-  registeredHooks.add(hook);
-  return () => registeredHooks.delete(hook);
-}
-
 export interface ImportProgress {
   /** Files handled so far, including this one. */
   done: number;
@@ -97,7 +85,7 @@ export interface ImportProgress {
 export interface ImportLibraryOptions {
   /** Called after each file, for progress bars. */
   onProgress?: (progress: ImportProgress) => void;
-  /** Replaces the hooks registered with `onSongImported` (tests). */
+  /** Run after each new or changed song, in order (services/library-pipeline.ts gives the product's). */
   hooks?: readonly SongImportedHook[];
 }
 
@@ -523,7 +511,7 @@ export async function importLibraryFolder(
   options: ImportLibraryOptions = {},
 ): Promise<LibraryImportSummary> {
   const root = await resolveExistingFolder(path.resolve(folder));
-  const hooks = options.hooks ?? [...registeredHooks];
+  const hooks = options.hooks ?? [];
   return withImportLock(db, async () => {
     const { files, unreadable } = await listAudioFiles(root);
     const summary: LibraryImportSummary = {
@@ -575,19 +563,3 @@ export async function importLibraryFolder(
 /** True when the import changed any song, so scores and download candidates need a recompute. */
 export const hasImportChanges = (summary: LibraryImportSummary) =>
   summary.imported + summary.updated + summary.missing_marked > 0;
-
-/**
- * POST /api/library/import: a folder inside the configured library roots only. After a change,
- * asks for a score recompute (download priorities depend on which songs have a file).
- */
-export async function importLibraryInRoots(
-  deps: Pick<AppDeps, 'config' | 'db' | 'jobs'>,
-  folder: string,
-): Promise<LibraryImportSummary> {
-  const real = await resolveFolderInRoots(folder, deps.config.libraryRoots);
-  // The API's import also queues the analysis of what it changed (hooks registered by the process too).
-  const hooks = [...registeredHooks, fingerprintImportHook(deps), analysisImportHook(deps)];
-  const summary = await importLibraryFolder(deps.db, real, { hooks });
-  if (hasImportChanges(summary)) await scheduleScoreRecompute(deps.jobs, 'library import');
-  return summary;
-}

@@ -14,9 +14,9 @@ import {
   type CloudRecognizer,
   CloudRecognizerError,
 } from '../providers/cloud-recognizer.js';
+import { songSearchKey } from '../text.js';
 import { mapGenre } from './genre-map.js';
 import { releaseDateFromTags } from './library-import.js';
-import { songSearchKey } from './text.js';
 
 /** A stretch shorter than this is a transition or a pause, not a song worth a request. */
 export const CLOUD_MIN_STRETCH_SECONDS = 20;

@@ -17,9 +17,9 @@ import { events, plays, recordingChunks, recordings, songs } from '../db/schema.
 import { chunkUpload } from '../test/audio.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../test/fakes/songs.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
+import { songSearchKey } from '../text.js';
 import { forgetDecodedTails, processRecording } from './recognition.js';
 import { chunkRelativePath } from './recording-files.js';
-import { songSearchKey } from './text.js';
 
 const RATE = 22050;
 const T0 = Date.parse('2026-11-20T21:00:00Z');

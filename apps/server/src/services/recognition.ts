@@ -28,7 +28,7 @@ import {
   tailOf,
 } from './recognition-chunk.js';
 import { storedPlaysOf, storeTimeline, summaryOf } from './recognition-store.js';
-import { scheduleScoreRecompute } from './scores.js';
+import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 export { forgetDecodedTails } from './recognition-chunk.js';
 

@@ -22,6 +22,7 @@ import {
   unavailable,
   unsupportedMedia,
 } from './errors.js';
+import { scheduleScoreRecompute } from './recompute-schedule.js';
 import {
   chunkRelativePath,
   commitTempFile,
@@ -31,7 +32,6 @@ import {
   removeFile,
   removeRecordingFiles,
 } from './recording-files.js';
-import { scheduleScoreRecompute } from './scores.js';
 
 type RecordingRow = typeof recordings.$inferSelect;
 

@@ -2,18 +2,11 @@ import { DEFAULT_SETTINGS } from '@wcs/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, settings, songs } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../deps.js';
 import { createTestApp } from '../test/harness.js';
 import { effectiveEventWeight, updateEvent } from './events.js';
-import {
-  downloadPriorityOf,
-  exposureOf,
-  overplayScores,
-  playAgeDays,
-  RECOMPUTE_DELAY_SECONDS,
-  recomputeScores,
-  scheduleScoreRecompute,
-} from './scores.js';
+import { RECOMPUTE_DELAY_SECONDS, scheduleScoreRecompute } from './recompute-schedule.js';
+import { downloadPriorityOf, exposureOf, overplayScores, playAgeDays, recomputeScores } from './scores.js';
 import { updateSettings } from './settings.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

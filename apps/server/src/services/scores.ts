@@ -1,7 +1,5 @@
-import type { JobName, JobPayload } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import type { JobQueue } from '../jobs/queue.js';
 import { getEditableSettings } from './settings.js';
 
 /**
@@ -25,8 +23,6 @@ export const DOWNLOAD_HALF_LIFE_DAYS = 365;
  * recompute rewrite nearly every played song for a change nobody can see.
  */
 export const SCORE_DECIMALS = 3;
-/** Quiet period before a scheduled recompute runs; triggers within it make one run. */
-export const RECOMPUTE_DELAY_SECONDS = 5;
 
 const DAY_MS = 86_400_000;
 const SCALE = 10 ** SCORE_DECIMALS;
@@ -167,38 +163,4 @@ export async function recomputeScores(db: Db, now: Date = new Date()): Promise<R
            or songs.download_priority is distinct from ranked.download_priority)
   `);
   return { songsUpdated: result.rowCount ?? 0, durationMs: Math.round(performance.now() - started) };
-}
-
-type JobSender = Pick<JobQueue, 'send'>;
-
-/**
- * Sends a job that runs once after a quiet period, however many times it is sent meanwhile. The
- * first send of a `RECOMPUTE_DELAY_SECONDS` slot creates a job that starts that many seconds
- * later; pg-boss refuses further sends of the same slot (same name and key), so a burst makes one
- * run. That run starts after every send of its slot (a slot is as long as the delay), so it sees
- * every change that triggered it; a send in a later slot makes a later run.
- * Returns false when the send was merged into the pending run.
- */
-export async function sendCoalesced<N extends JobName>(
-  jobs: JobSender,
-  name: N,
-  data: JobPayload<N>,
-): Promise<boolean> {
-  const id = await jobs.send(name, data, {
-    singletonKey: 'all',
-    singletonSeconds: RECOMPUTE_DELAY_SECONDS,
-    startAfter: RECOMPUTE_DELAY_SECONDS,
-  });
-  return id !== null;
-}
-
-/**
- * Asks for a recompute of every score in a few seconds (see `sendCoalesced`). Call it after
- * anything that changes plays or weights, once the change has committed: settings (weights,
- * thresholds), an event's is_festival or weight_override, and every writer of plays (recognition,
- * history import, demo data) right after `recordPlays`. Reads never recompute. The recompute job
- * then asks for a download enqueue and a playlist regeneration the same way.
- */
-export async function scheduleScoreRecompute(jobs: JobSender, reason: string): Promise<boolean> {
-  return sendCoalesced(jobs, 'scores.recompute', { reason });
 }

@@ -20,11 +20,11 @@ import {
   fetchWsdcCalendar,
   parseWsdcCalendar,
 } from '../providers/wsdc-calendar.js';
+import { foldText } from '../text.js';
 import { DUPLICATE_MAX_DAYS, type DuplicateCandidate, findDuplicates } from './duplicates.js';
 import { AppError, conflict, notFound } from './errors.js';
 import { serverTimeZone, toEvent } from './events.js';
 import { getEditableSettings } from './settings.js';
-import { foldText } from './text.js';
 
 type ScrapedRow = typeof scrapedEvents.$inferSelect;
 type EventRow = typeof events.$inferSelect;

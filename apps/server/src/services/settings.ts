@@ -9,10 +9,10 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { settings } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../deps.js';
 import { cloudRecognizersFrom } from '../providers/cloud-recognizers.js';
 import { badRequest } from './errors.js';
-import { scheduleScoreRecompute } from './scores.js';
+import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 /** The single settings row. */
 const SETTINGS_ID = 1;

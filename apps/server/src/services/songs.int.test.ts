@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, plays, socials, songs } from '../db/schema.js';
 import { createTestApp } from '../test/harness.js';
+import { songSearchKey } from '../text.js';
 import { ageCutoffs, localDate, subtractMonths } from './age.js';
 import { toSong } from './songs.js';
-import { songSearchKey } from './text.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

@@ -2,11 +2,11 @@ import type { AgeCategory, Genre, Play, Song, SongUpdate, TimeWindow } from '@wc
 import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials, songs } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../deps.js';
+import { foldText, songSearchKey } from '../text.js';
 import { ageCategory, ageCutoffs, localDate } from './age.js';
 import { notFound } from './errors.js';
-import { scheduleScoreRecompute } from './scores.js';
-import { foldText, songSearchKey } from './text.js';
+import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 export type SongRow = typeof songs.$inferSelect;
 

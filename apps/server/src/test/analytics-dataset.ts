@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, socials, songs } from '../db/schema.js';
 import { recordPlays } from '../services/plays.js';
-import { songSearchKey } from '../services/text.js';
+import { songSearchKey } from '../text.js';
 
 /**
  * The small hand-made library every analytics integration test computes its expected numbers

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { findFreePort } from '../db/embedded.js';
-import { isProcessAlive } from '../db/lock.js';
+import { isProcessAlive } from '../processes.js';
 
 /**
  * Runs the built `wcs serve` as a child process, as users run it, for tests of whole-process

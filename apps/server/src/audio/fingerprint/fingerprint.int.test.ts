@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../cli/index.js';
 import { DEMO_ANALYSIS_VERSION } from '../../demo/generate.js';
-import { fingerprintSongJob, outdatedFingerprintSongs } from '../../jobs/fingerprint-song.js';
+import { fingerprintSongJob } from '../../jobs/fingerprint-song.js';
+import { fingerprintImportHook, outdatedFingerprintSongs } from '../../services/fingerprints.js';
 import { importLibraryFolder } from '../../services/library-import.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import { DecodeError, decodeAudio } from '../decode.js';
@@ -17,7 +18,6 @@ import { floatWav } from '../wav.js';
 import {
   FINGERPRINT_SAMPLE_RATE,
   FINGERPRINT_VERSION,
-  fingerprintImportHook,
   fingerprintSong,
   recognizeTimeline,
   warmPeakCache,

@@ -1,12 +1,11 @@
 /**
- * The fingerprint engine's public face: index a song's file, recognise the songs heard in a
- * stretch of mono samples, and the library-import hook that indexes imported songs. How it works
+ * The fingerprint engine's public face: index a song's file and recognise the songs heard in a
+ * stretch of mono samples (services/fingerprints.ts decides which songs to index). How it works
  * (peaks → pair hashes → offset votes under tempo/speed warps → verification against the song's
  * peaks) is in README.md beside this file.
  */
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import type { SongImportedHook } from '../../services/library-import.js';
 import { DecodeError, decodeAudio } from '../decode.js';
 import { HASH_SPACE, type Hashes, hashPeaks } from './hashes.js';
 import {
@@ -294,21 +293,3 @@ export async function recognizeWith(
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
-
-/**
- * Indexes each imported song whose audio is new to the index: new songs, changed content and
- * attached files always; moved or restored files only when their fingerprints are missing or
- * of an older version.
- */
-export function fingerprintImportHook(deps: FingerprintDeps): SongImportedHook {
-  return async (song) => {
-    if (song.change === 'moved' || song.change === 'restored') {
-      const { rows } = await poolOf(deps.db).query<{ fingerprint_version: string | null }>(
-        'select fingerprint_version from songs where id = $1',
-        [song.songId],
-      );
-      if (rows[0]?.fingerprint_version === FINGERPRINT_VERSION) return;
-    }
-    await fingerprintSong(deps, { songId: song.songId, filePath: song.filePath });
-  };
-}

@@ -5,8 +5,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs, songWindowPlays } from '../../db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
+import { songSearchKey } from '../../text.js';
 import { type NewPlay, recordPlays } from '../plays.js';
-import { songSearchKey } from '../text.js';
 
 /**
  * The triggers of migration 0003 keep song_window_plays equal to a GROUP BY over plays. Every

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { listItems } from '../../lib/api';
+import { idParam } from '../../lib/url-params';
 import { ComparisonTool } from './comparison-tool';
 import { FilterCard } from './filter-card';
 import { GenreDistribution } from './genre-distribution';
-import { idParam } from './lib/url-params';
 import { ProgressionCharts } from './progression-charts';
 import { type AnalyticsFilter, useEventOptions, useSocials } from './queries';
 import { TimeWindowTable } from './time-window-table';

@@ -12,7 +12,7 @@ import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { errorMessage, listItems } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { idParam } from '../analytics/lib/url-params';
+import { idParam } from '../../lib/url-params';
 import {
   energyBalanceVerdict,
   genreBalanceVerdict,

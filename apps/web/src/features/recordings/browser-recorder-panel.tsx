@@ -14,7 +14,7 @@ import {
   type RecorderStatus,
   UNSUPPORTED_TEXT,
 } from '../../lib/recorder';
-import { useSettings } from '../settings/queries';
+import { useSettings } from '../../lib/settings';
 import { useEventOptions } from './queries';
 import { formatTimeOfDay } from './recording-status';
 import { useBrowserRecorder } from './use-browser-recorder';

@@ -1,16 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditableSettings } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
-
-const SETTINGS_KEY = ['settings'] as const;
-
-/** GET /settings. */
-export function useSettings() {
-  return useQuery({
-    queryKey: SETTINGS_KEY,
-    queryFn: ({ signal }) => apiCall('getSettings', undefined, { signal }),
-  });
-}
+import { SETTINGS_KEY } from '../../lib/settings';
 
 /** PUT /settings with the seven editable fields; the answer becomes the cached settings. */
 export function useUpdateSettings() {

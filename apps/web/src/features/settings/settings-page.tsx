@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { ApiError, errorMessage } from '../../lib/api';
+import { useSettings } from '../../lib/settings';
 import {
   NUMERIC_FIELDS,
   type NumericFieldDefinition,
@@ -12,7 +13,7 @@ import {
   toFormValues,
   validateSettingsForm,
 } from './lib/settings-form';
-import { useSettings, useUpdateSettings } from './queries';
+import { useUpdateSettings } from './queries';
 
 /** How long 'Settings updated successfully!' stays. */
 const SUCCESS_VISIBLE_MS = 3000;
