@@ -9,7 +9,7 @@ import { type Config, type ConfigOverrides, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
-import { runMigrations } from './db/migrate.js';
+import { holdStartupLock, runMigrations } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
@@ -129,6 +129,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     fs.mkdirSync(config.recordingsDir, { recursive: true });
     fs.mkdirSync(config.playlistsDir, { recursive: true });
 
+    // Processes starting at once on one hosted database take turns until they serve.
+    const releaseStartupLock = await holdStartupLock(database.connectionString);
+    cleanups.add('the start-up lock', releaseStartupLock);
     const { pool, db } = createDatabase(database.connectionString);
     cleanups.add('the connection pool', () => pool.end());
     // What a crash or an older version left in the recordings folder, before any upload is taken.
@@ -153,6 +156,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     await registerJobHandlers(deps);
     const app = await buildApp(deps);
     cleanups.add('the HTTP server', () => app.close());
+    await releaseStartupLock();
     const url = await app.listen({ port: config.port, host: config.host });
 
     const where = database.embedded
