@@ -9,7 +9,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { ErrorResponse } from '@wcs/contract';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
 import { handleError, refuseUnstorableText } from './http-errors.js';
@@ -33,6 +34,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // connectionsCheckingInterval, so that interval follows the timeout down.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.idleTimeoutMs,
+    // The router's own refusals (a path parameter over 100 characters, bad percent-encoding) never
+    // reach the error handler; they get the API's error shape here.
+    frameworkErrors: (error, _request, reply) => {
+      const body: ErrorResponse = { message: `The address is not valid: ${error.message}` };
+      (reply as FastifyReply).status(400).send(body);
+    },
     http: {
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.round(config.requestTimeoutMs / 4))),
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),

@@ -68,6 +68,8 @@ export interface Endpoint {
    * answers 429 with Retry-After beyond the limit.
    */
   isExpensive?: true;
+  /** Refusals beyond the ones every operation of its kind declares (apps/server/src/routes/define.ts). */
+  extraErrors?: readonly number[];
 }
 
 const EventIdFilter = z.object({
@@ -496,9 +498,11 @@ export const api = {
     isExpensive: true,
     method: 'POST',
     path: '/scraper/scrape-events',
-    // Optional: an empty POST scrapes the configured calendar.
-    body: ScrapeRequest.optional(),
+    // Optional: an empty POST (no body, which arrives as null) scrapes the configured calendar.
+    body: ScrapeRequest.nullish(),
     response: ScrapeResult,
+    // 422: the calendar at a given url cannot be read; 502/504: the configured one cannot.
+    extraErrors: [422, 502, 504],
     summary: 'Fetch the events calendar now',
   },
   scraperStats: {

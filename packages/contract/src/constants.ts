@@ -1,6 +1,6 @@
 /**
- * Business constants of the specification (section 9) and of PRODUCT.md, in one place for the
- * server and the web app.
+ * Business constants of the product (docs/product.md "Limits and constants", with the rules in
+ * docs/metrics.md), in one place for the server and the web app.
  */
 
 /** Time windows of the night, by wall-clock start time in the event's time zone. */
@@ -81,7 +81,7 @@ export const SOCKET = { pingMs: 30_000, reconnectMs: 3_000 } as const;
 export const SONGS_PAGE_SIZE = 50;
 export const HTTP_TIMEOUT_MS = 30_000;
 
-/** Settings: ranges and defaults of specification section 5. */
+/** Settings: ranges and defaults (docs/product.md "Settings"). */
 export const SETTINGS_RANGES = {
   download_priority_threshold: { min: 0, max: 1000, default: 50 },
   minimum_plays_to_download: { min: 1, max: 50, default: 3 },

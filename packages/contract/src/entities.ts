@@ -541,7 +541,13 @@ export const BatchDetectResult = z.object({
   total_duplicates_found: z.number().int(),
   events_with_duplicates: z.number().int(),
 });
-export const ScrapeRequest = z.object({ url: z.url().optional() });
+/** `url`: another address of the calendar to read, http or https only (default WCS_SCRAPER_URL). */
+export const ScrapeRequest = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https address' })
+    .max(2048)
+    .optional(),
+});
 export const ScrapeResult = z.object({
   source_url: z.string(),
   scraped_at: Timestamp,

@@ -14,12 +14,11 @@ export interface RouteInput<E extends Endpoint> {
 
 /** The refusals an operation can answer with, besides its success (docs/api.md, "Errors"). */
 export function errorStatuses(
-  endpoint: Pick<Endpoint, 'method' | 'path' | 'isExpensive'>,
-  extra: number[] = [],
+  endpoint: Pick<Endpoint, 'method' | 'path' | 'isExpensive' | 'extraErrors'>,
+  extra: readonly number[] = [],
 ) {
-  const statuses = new Set([400, 500, 503, ...extra]);
-  // A path id names a row that may not exist; a body may name other rows.
-  if (endpoint.path.includes(':') || endpoint.method !== 'GET') statuses.add(404);
+  // 404: an id in the path, the query (event_id, social_id, ids) or the body names no row.
+  const statuses = new Set([400, 404, 500, 503, ...(endpoint.extraErrors ?? []), ...extra]);
   if (endpoint.method !== 'GET') {
     statuses.add(409); // a conflict with stored data
     statuses.add(413); // a body over the limit

@@ -26,6 +26,7 @@ export async function scraperRoutes(app: FastifyInstance, deps: AppDeps) {
     scrapeEvents(deps.db, {
       url: body?.url ?? deps.config.scraperUrl,
       timeoutMs: deps.config.scraperTimeoutMs,
+      isCallersUrl: body?.url !== undefined,
     }),
   );
   route(app, 'scraper', api.scraperStats, async () => scraperStats(deps.db));

@@ -228,6 +228,38 @@ describe('5. crash residue', () => {
     await fs.rm(path.join(root, 'lost+found'), { recursive: true });
   });
 
+  it('removes a second copy of a stored chunk (a retry after a kill between rename and commit), keeps a different file', async () => {
+    const root = t.deps.config.recordingsDir;
+    const stored = await upload({ session_id: 'twice', chunk_number: 0, audio: sineWav(1, 900) });
+    const id = stored.json().recording_id as number;
+    const [chunk] = await t.deps.db.select().from(recordingChunks).where(eq(recordingChunks.recordingId, id));
+    const copy = chunk!.filePath.replace(/\.wav$/, '.bin');
+    await fs.copyFile(path.join(root, chunk!.filePath), path.join(root, copy));
+    // Same name pattern, same chunk number and hash prefix, other bytes: not a copy, kept aside.
+    const impostor = chunk!.filePath.replace(/\.wav$/, '.ogg');
+    await fs.writeFile(path.join(root, impostor), 'same name, other bytes');
+    // And one an earlier start set aside before the recorder's retry stored the chunk.
+    const setAside = path.join(
+      root,
+      'lost+found',
+      '2030-06-01T00-00-00.000Z',
+      '999',
+      path.basename(chunk!.filePath),
+    );
+    await fs.mkdir(path.dirname(setAside), { recursive: true });
+    await fs.copyFile(path.join(root, chunk!.filePath), setAside);
+    const report = await recoverRecordingFiles(t.deps.db, root, {
+      startedAt: new Date('2031-01-01T00:00:00Z'),
+    });
+    expect(report).toMatchObject({ duplicatesRemoved: 2, lostAndFound: 1, reattached: 0 });
+    await expect(fs.stat(path.join(root, 'lost+found', '2030-06-01T00-00-00.000Z'))).rejects.toThrow();
+    await expect(fs.stat(path.join(root, copy))).rejects.toThrow();
+    expect(
+      await fs.readFile(path.join(root, 'lost+found', '2031-01-01T00-00-00.000Z', impostor), 'utf8'),
+    ).toBe('same name, other bytes');
+    await fs.rm(path.join(root, 'lost+found'), { recursive: true });
+  });
+
   it('on a shared folder, leaves files written in the last minutes alone (another process may be mid-upload)', async () => {
     const root = t.deps.config.recordingsDir;
     await fs.writeFile(path.join(root, '.incoming', 'live.part'), 'being received');

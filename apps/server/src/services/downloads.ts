@@ -15,11 +15,12 @@ import { conflict, notFound } from './errors.js';
 import { getEditableSettings } from './settings.js';
 
 /**
- * The download queue (PRODUCT.md "Download priority"). Songs that were played but have no file
- * become candidates by their plays and priority; with downloads enabled they enter the queue,
- * where a download worker would fetch them. There is no download worker or provider on this
- * server yet: entries wait in `pending`, and nothing here ever marks one `completed`. When the
- * worker exists it starts at most `max_downloads_per_day` (configuration) per calendar day.
+ * The download queue (docs/metrics.md "Download priority" and "Download candidates and queue").
+ * Songs that were played but have no file become candidates by their plays and priority; with
+ * downloads enabled they enter the queue, where a download worker would fetch them. There is no
+ * download worker or provider on this server yet: entries wait in `pending`, and nothing here ever
+ * marks one `completed`. When the worker exists it starts at most `max_downloads_per_day`
+ * (configuration) per calendar day.
  */
 
 const MB = 1024 * 1024;

@@ -2,8 +2,8 @@ import type { PotentialDuplicate } from '@wcs/contract';
 import { foldText } from '../text.js';
 
 /**
- * Potential duplicates of a scraped event among the product's events (PRODUCT.md, "Scraped
- * events"): a similar name, start dates at most 30 days apart, never two different countries.
+ * Potential duplicates of a scraped event among the product's events (docs/metrics.md "Potential
+ * duplicates"): a similar name, start dates at most 30 days apart, never two different countries.
  *
  *   overall_score = 0.7 × name_similarity + 0.3 × (1 − days_apart / 30)
  *

@@ -3,8 +3,8 @@ import { foldText } from '../text.js';
 
 /**
  * The one table that maps genre tags (from files and providers) onto the product's five genres
- * (PRODUCT.md "Genres"). A tag not in the table maps to null: the song shows no genre until a DJ
- * sets one. Keys are written as people write them; they are compared after `genreKey`, so case,
+ * (docs/product.md "Genres"). A tag not in the table maps to null: the song shows no genre until a
+ * DJ sets one. Keys are written as people write them; they are compared after `genreKey`, so case,
  * accents, spaces, hyphens, '&', '/' and apostrophes do not matter ('R&B', 'r & b', "R'n'B",
  * 'RnB' and 'rnb' are one key; so are 'Hip-Hop', 'hip hop' and 'HipHop').
  * Documented in docs/metrics.md (Library import and demo data); change both together.

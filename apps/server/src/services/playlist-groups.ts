@@ -11,7 +11,7 @@ import {
 } from '@wcs/contract';
 
 /**
- * The rules of generated playlists (PRODUCT.md "Playlists"), pure: which songs qualify, which
+ * The rules of generated playlists (docs/metrics.md "Playlists"), pure: which songs qualify, which
  * time window a song belongs to, which group it falls in, and how a group is named and ordered.
  * `playlists.ts` loads the library, applies these, and stores and writes the result.
  */

@@ -28,7 +28,7 @@ import { getEditableSettings } from './settings.js';
 import { songWithPlayCount, toSong } from './songs.js';
 
 /**
- * Generated playlists (PRODUCT.md "Playlists"): one per group of (age category, genre, time
+ * Generated playlists (docs/metrics.md "Playlists"): one per group of (age category, genre, time
  * window, energy band) with at least 5 eligible songs, kept in the database by group key and
  * written as an M3U8 file into the playlists folder. The grouping rules are in
  * playlist-groups.ts; this module loads the library, stores the result and writes the files.

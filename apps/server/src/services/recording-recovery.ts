@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { recordingChunks } from '../db/schema.js';
@@ -10,7 +13,6 @@ import {
   INCOMING_DIR,
   insideRoot,
   LOST_AND_FOUND_DIR,
-  recordingFolderName,
 } from './recording-files.js';
 
 /**
@@ -23,8 +25,10 @@ import {
  * 2. Half-received uploads (.incoming/*.part) are removed: no row and no acknowledgement refers
  *    to them, and nobody can finish them.
  * 3. A chunk file that no row claims is re-attached when a row of the same recording and chunk
- *    number, with the same hash, has lost its file; otherwise it moves to
- *    <recordings>/lost+found/<start time>/, never deleted: it may be the only copy of a night.
+ *    number, with the same hash, has lost its file; it is removed when that row's file is present
+ *    and holds the same bytes (a retry stored it again after a crash); otherwise it moves to
+ *    <recordings>/lost+found/<start time>/, never deleted: it may be the only copy of a night. A
+ *    file set aside there by an earlier start is removed once a retry has stored the same chunk.
  * 4. Rows whose file is missing are counted (their chunk fails recognition with a clear reason).
  */
 export interface RecoveryReport {
@@ -34,12 +38,23 @@ export interface RecoveryReport {
   partialRemoved: number;
   /** Orphan chunk files given back to the row that had lost them. */
   reattached: number;
+  /**
+   * Orphan files byte for byte the same as a stored chunk of the same recording and number (a kill
+   * between rename and commit, then the retry stored the same bytes): removed, nothing is lost.
+   */
+  duplicatesRemoved: number;
   /** Files moved to lost+found (none claims them). */
   lostAndFound: number;
   /** Where this start's lost+found files went; null when there were none. */
   lostAndFoundDir: string | null;
   /** Chunk rows whose file is not on disk. */
   missingFiles: number;
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
 }
 
 const exists = (file: string) =>
@@ -112,6 +127,7 @@ async function removePartialUploads(root: string, before: number): Promise<numbe
 
 interface Orphans {
   reattached: number;
+  duplicates: number;
   lost: number;
   lostDir: string | null;
 }
@@ -123,7 +139,7 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
     ),
   );
   const lostDir = path.join(root, LOST_AND_FOUND_DIR, startedAt.toISOString().replaceAll(':', '-'));
-  const result: Orphans = { reattached: 0, lost: 0, lostDir: null };
+  const result: Orphans = { reattached: 0, duplicates: 0, lost: 0, lostDir: null };
   // Which claimed files are really there, so a re-attachment never replaces a present file.
   const claimedFileExists = new Set<string>();
   for (const file of claimed) {
@@ -139,17 +155,52 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
     result.lostDir = lostDir;
   };
 
-  const reattach = async (folder: string, name: string): Promise<boolean> => {
+  /** The stored row of the same recording and chunk number, if the name is a chunk's. */
+  const rowOf = async (folder: string, name: string) => {
     const id = Number(folder);
     const match = CHUNK_FILE_NAME.exec(name);
-    if (!match || folder !== String(id) || !Number.isSafeInteger(id) || id <= 0) return false;
+    if (!match || folder !== String(id) || !Number.isSafeInteger(id) || id <= 0) return null;
     const [row] = await db
       .select()
       .from(recordingChunks)
       .where(and(eq(recordingChunks.recordingId, id), eq(recordingChunks.chunkNumber, Number(match[1]))));
-    if (!row?.sha256.startsWith(match[2]!) || claimedFileExists.has(row.filePath)) return false;
-    const relative = path.join(recordingFolderName(id), name);
+    return row?.sha256.startsWith(match[2]!) ? row : null;
+  };
+
+  /**
+   * A stored chunk with the same number and bytes, in this recording or (when the crash came before
+   * the recording's own row was committed, and the retry created it anew) in another.
+   */
+  const storedCopyOf = async (folder: string, name: string, sha256: string) => {
+    const match = CHUNK_FILE_NAME.exec(name);
+    if (!match) return null;
+    const rows = await db
+      .select({ filePath: recordingChunks.filePath })
+      .from(recordingChunks)
+      .where(and(eq(recordingChunks.sha256, sha256), eq(recordingChunks.chunkNumber, Number(match[1]))));
+    return (
+      rows.find((row) => claimedFileExists.has(row.filePath) && row.filePath !== path.join(folder, name)) ??
+      null
+    );
+  };
+
+  const removeIfDuplicate = async (folder: string, name: string): Promise<boolean> => {
+    if (!CHUNK_FILE_NAME.test(name)) return false;
+    const file = insideRoot(root, path.join(folder, name));
+    if (!(await storedCopyOf(folder, name, await sha256Of(file)))) return false;
+    await fs.rm(file);
+    result.duplicates += 1;
+    return true;
+  };
+
+  /** Gives a file back to the row of its chunk whose own file is gone, if it holds that chunk's bytes. */
+  const reattach = async (folder: string, name: string): Promise<boolean> => {
+    const row = await rowOf(folder, name);
+    if (!row || claimedFileExists.has(row.filePath)) return false;
+    const relative = path.join(folder, name);
+    if ((await sha256Of(insideRoot(root, relative))) !== row.sha256) return false;
     await db.update(recordingChunks).set({ filePath: relative }).where(eq(recordingChunks.id, row.id));
+    claimedFileExists.add(relative);
     result.reattached += 1;
     return true;
   };
@@ -171,10 +222,32 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
       // Another process sharing the folder may be between its rename and its commit.
       if (!(await writtenBefore(path.join(root, relative), before))) continue;
       if (await reattach(folder, file.name)) continue;
+      if (await removeIfDuplicate(folder, file.name)) continue;
       await moveToLost(relative);
     }
     // Only an empty folder is removed (rmdir is never recursive).
     await fs.rmdir(path.join(root, folder)).catch(() => {});
+  }
+  // Files an earlier start set aside whose chunk a retry has stored since (the retry comes after
+  // the restart, so at that start the file was still the only copy).
+  const lostRoot = path.join(root, LOST_AND_FOUND_DIR);
+  const setAside = await fs.readdir(lostRoot, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of setAside) {
+    if (!entry.isFile() || !CHUNK_FILE_NAME.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (!(await storedCopyOf('', entry.name, await sha256Of(file)))) continue;
+    await fs.rm(file);
+    result.duplicates += 1;
+    // Its now empty folders go too (rmdir is never recursive; a folder still holding files stays).
+    for (let dir = entry.parentPath; dir.startsWith(`${lostRoot}${path.sep}`); dir = path.dirname(dir)) {
+      if (
+        !(await fs.rmdir(dir).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
+    }
   }
   if (result.lostDir) await fsyncDir(root);
   return result;
@@ -217,6 +290,7 @@ export async function recoverRecordingFiles(
     migrated,
     partialRemoved,
     reattached: orphans.reattached,
+    duplicatesRemoved: orphans.duplicates,
     lostAndFound: orphans.lost,
     lostAndFoundDir: orphans.lostDir,
     missingFiles,
@@ -229,6 +303,9 @@ export function describeRecovery(report: RecoveryReport): string | null {
     report.migrated > 0 ? `${report.migrated} chunk file(s) moved to their recording's folder` : null,
     report.partialRemoved > 0 ? `${report.partialRemoved} unfinished upload file(s) removed` : null,
     report.reattached > 0 ? `${report.reattached} chunk file(s) re-attached to their rows` : null,
+    report.duplicatesRemoved > 0
+      ? `${report.duplicatesRemoved} second copy(ies) of stored chunks removed (a retry stored the same bytes)`
+      : null,
     report.lostAndFound > 0
       ? `${report.lostAndFound} file(s) no recording claims moved to ${report.lostAndFoundDir}`
       : null,

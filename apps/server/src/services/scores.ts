@@ -3,11 +3,11 @@ import type { Db } from '../db/client.js';
 import { getEditableSettings } from './settings.js';
 
 /**
- * The scores every play feeds (PRODUCT.md "Scores"): exposure and its percentile rank, the
- * overplay score, and the download priority of songs without a file. The database computes them
- * in one statement (`recomputeScores`); the pure functions below are the same formulas in
- * TypeScript, for the documentation and for tests with hand-computed numbers, and a test checks
- * that both agree on the same data.
+ * The scores every play feeds (docs/metrics.md "Scores, downloads and playlists"): exposure and
+ * its percentile rank, the overplay score, and the download priority of songs without a file. The
+ * database computes them in one statement (`recomputeScores`); the pure functions below are the
+ * same formulas in TypeScript, for the documentation and for tests with hand-computed numbers, and
+ * a test checks that both agree on the same data.
  */
 
 /** Exposure halves every 90 days of a play's age. */

@@ -208,35 +208,68 @@ describe('POST /api/scraper/scrape-events', () => {
     expect(await t.deps.db.$count(scrapeRuns)).toBe(2);
   });
 
-  it('answers 502 with the status when the calendar answers 500, and stores no event', async () => {
-    const response = await post('/api/scraper/scrape-events', { url: `${base}/broken/` });
-    expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({
-      message: `The events calendar at ${base}/broken/ answered HTTP 500 Internal Server Error; nothing was stored. Try again later, or check WCS_SCRAPER_URL.`,
+  it('answers 502 with the status when the configured calendar answers 500, and stores no event', async () => {
+    const broken = await createTestApp({ env: { WCS_SCRAPER_URL: `${base}/broken/` } });
+    try {
+      const response = await broken.app.inject({ method: 'POST', url: '/api/scraper/scrape-events' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json()).toEqual({
+        message: `The events calendar at ${base}/broken/ answered HTTP 500 Internal Server Error; nothing was stored. Try again later, or check WCS_SCRAPER_URL.`,
+      });
+      expect(await broken.deps.db.$count(scrapedEvents)).toBe(0);
+      const [run] = await broken.deps.db.select().from(scrapeRuns);
+      expect(run).toMatchObject({ inserted: 0, updated: 0, error: response.json().message });
+      const stats = await broken.app.inject({ method: 'GET', url: '/api/scraper/stats' });
+      expect(stats.json().last_scraped_at).toBeNull();
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('answers 504 when the configured calendar does not answer in time (WCS_SCRAPER_TIMEOUT_SECONDS)', async () => {
+    const slow = await createTestApp({
+      env: { WCS_SCRAPER_URL: `${base}/slow/`, WCS_SCRAPER_TIMEOUT_SECONDS: '1' },
     });
-    expect(await t.deps.db.$count(scrapedEvents)).toBe(0);
-    const [run] = await t.deps.db.select().from(scrapeRuns);
-    expect(run).toMatchObject({ inserted: 0, updated: 0, error: response.json().message });
-    expect((await get('/api/scraper/stats')).json().last_scraped_at).toBeNull();
+    try {
+      const started = Date.now();
+      const response = await slow.app.inject({ method: 'POST', url: '/api/scraper/scrape-events' });
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(response.statusCode).toBe(504);
+      expect(response.json().message).toBe(
+        `The events calendar at ${base}/slow/ did not answer within 1 s; nothing was stored. Try again later, or raise WCS_SCRAPER_TIMEOUT_SECONDS.`,
+      );
+      expect(await slow.deps.db.$count(scrapedEvents)).toBe(0);
+    } finally {
+      await slow.close();
+    }
   });
 
-  it('answers 504 when the calendar does not answer in time (WCS_SCRAPER_TIMEOUT_SECONDS)', async () => {
-    const started = Date.now();
-    const response = await post('/api/scraper/scrape-events', { url: `${base}/slow/` });
-    expect(Date.now() - started).toBeLessThan(2_500);
-    expect(response.statusCode).toBe(504);
-    expect(response.json().message).toBe(
-      `The events calendar at ${base}/slow/ did not answer within 1 s; nothing was stored. Try again later, or raise WCS_SCRAPER_TIMEOUT_SECONDS.`,
-    );
-    expect(await t.deps.db.$count(scrapedEvents)).toBe(0);
-  });
+  it.each([
+    ['answers 500', 'broken', /answered HTTP 500/],
+    ['does not answer in time', 'slow', /did not answer within 1 s/],
+    ['has no events table', 'moved', /has no events table .* layout may have changed/],
+  ])(
+    'answers 422 when a calendar address the caller names %s, and stores no event',
+    async (_what, page, reason) => {
+      const response = await post('/api/scraper/scrape-events', { url: `${base}/${page}/` });
+      expect(response.statusCode).toBe(422);
+      expect(response.json().message).toMatch(reason);
+      expect(response.json().message).toMatch(/check the address$/);
+      expect(await t.deps.db.$count(scrapedEvents)).toBe(0);
+    },
+  );
 
-  it('answers 502 when the page has no events table', async () => {
-    const response = await post('/api/scraper/scrape-events', { url: `${base}/moved/` });
-    expect(response.statusCode).toBe(502);
-    expect(response.json().message).toMatch(/has no events table .* layout may have changed/);
-    expect(await t.deps.db.$count(scrapedEvents)).toBe(0);
-  });
+  it.each(['file:///etc/passwd', 'data:text/html,<table></table>'])(
+    'answers 400 for %s: only http and https addresses are read',
+    async (url) => {
+      const response = await post('/api/scraper/scrape-events', { url });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        field: 'body.url',
+        message: expect.stringMatching(/http or https/),
+      });
+    },
+  );
 
   it('answers 400 for an address that is no URL', async () => {
     const response = await post('/api/scraper/scrape-events', { url: 'worldsdc events' });

@@ -58,14 +58,19 @@ export function sourceKeyOf(row: Pick<CalendarRow, 'name' | 'url' | 'dateText' |
 export interface ScrapeOptions {
   url: string;
   timeoutMs: number;
+  /**
+   * The caller named the address: a calendar that cannot be read there is the caller's mistake
+   * (422), not a failure of the configured calendar (502, or 504 on a timeout).
+   */
+  isCallersUrl?: boolean;
 }
 
 /**
  * Reads the events calendar and stores its rows: new ones inserted, known ones (same source key)
  * refreshed, nothing ever duplicated. Review state is kept on refresh; duplicate findings are
  * cleared when the name, start date or country they were found for changed. Every run is logged
- * in scrape_runs. A calendar that cannot be read stores no event and answers 504 (timeout) or 502
- * (anything else) with the reason.
+ * in scrape_runs. A calendar that cannot be read stores no event and answers with the reason: 422
+ * for an address the caller named, else 504 (timeout) or 502 (anything else).
  */
 export async function scrapeEvents(db: Db, options: ScrapeOptions): Promise<ScrapeResult> {
   const startedAt = new Date();
@@ -78,6 +83,7 @@ export async function scrapeEvents(db: Db, options: ScrapeOptions): Promise<Scra
     await db
       .insert(scrapeRuns)
       .values({ sourceUrl: options.url, startedAt, finishedAt: new Date(), error: error.message });
+    if (options.isCallersUrl) throw new AppError(422, `${error.message}; check the address`);
     throw new AppError(error.failure === 'timeout' ? 504 : 502, error.message);
   }
 

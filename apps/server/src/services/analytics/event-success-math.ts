@@ -1,5 +1,5 @@
 /**
- * The pure formulas of Event success (PRODUCT.md, "Event success"). Scores are percentages,
+ * The pure formulas of Event success (docs/metrics.md "Event success"). Scores are percentages,
  * rounded to one decimal only when returned; none is ever NaN: no plays gives 0, and a mean or
  * standard deviation of no values is null.
  */

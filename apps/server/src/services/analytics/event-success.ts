@@ -13,7 +13,7 @@ import {
 } from './event-success-math.js';
 
 /**
- * Success metrics of one event over its plays (PRODUCT.md "Event success"): variety, energy
+ * Success metrics of one event over its plays (docs/metrics.md "Event success"): variety, energy
  * distribution and balance, genre balance and new song rate. SQL counts; the formulas are the
  * pure functions of event-success-math.ts. Artists are told apart case-insensitively. A song is
  * new when released after the date 6 months before the event's start date (exactly 6 months
