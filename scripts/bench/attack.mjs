@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Attack suite of issue 17 (data safety), the big run: the OpenAPI fuzz test
 // (apps/server/src/routes/openapi-fuzz.int.test.ts) with many more requests, and the upload storm
-// (apps/server/src/services/upload-storm.int.test.ts) with more uploaders and more kill -9 cycles.
+// (apps/server/src/services/recordings/upload-storm.int.test.ts) with more uploaders and more kill -9 cycles.
 // Each runs through Vitest with its settings in environment variables; this prints their summary
 // lines (requests, 5xx, undeclared statuses, schema mismatches; acknowledged, lost, duplicated and
 // retried chunks), the time and where the full output and the fuzz failure report are. The tests
@@ -41,7 +41,7 @@ const suites = [
   },
   {
     name: 'storm',
-    file: 'apps/server/src/services/upload-storm.int.test.ts',
+    file: 'apps/server/src/services/recordings/upload-storm.int.test.ts',
     env: { WCS_STORM_KILLS: String(kills), WCS_STORM_UPLOADERS: String(uploaders) },
   },
 ].filter((suite) => !only || suite.name === only);

@@ -14,7 +14,7 @@ import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createLiveHub } from './services/live.js';
-import { describeRecovery, recoverRecordingFiles } from './services/recording-recovery.js';
+import { describeRecovery, recoverRecordingFiles } from './services/recordings/recording-recovery.js';
 
 export type Log = (message: string) => void;
 

@@ -9,7 +9,7 @@ import type { Db } from '../db/client.js';
 import { plays } from '../db/schema.js';
 import { DEMO_SCALE, type DemoScale, planDemoData } from '../demo/generate.js';
 import { type ServerHandle, startServer } from '../main.js';
-import { regenerateAllPlaylists } from '../services/playlists.js';
+import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { recomputeScores } from '../services/scores.js';
 import { bulkLoadPlan } from './bulk-load.js';
 

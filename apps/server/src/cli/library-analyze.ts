@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { LibraryAnalysisSummary } from '../services/analysis-library.js';
+import type { LibraryAnalysisSummary } from '../services/library/analysis-library.js';
 import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
 import { progressReporter } from './progress.js';
 
@@ -50,8 +50,8 @@ async function analyzeCommand(options: AnalyzeOptions): Promise<void> {
     import('../db/client.js'),
     import('../jobs/queue.js'),
     import('../analysis/pool.js'),
-    import('../services/analysis.js'),
-    import('../services/analysis-library.js'),
+    import('../services/library/analysis.js'),
+    import('../services/library/analysis-library.js'),
   ]);
   const config = loadConfig(process.env, overridesFrom(options));
   const log = options.json ? () => {} : consoleLog(config);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { LibraryImportSummary } from '../services/library-import.js';
+import type { LibraryImportSummary } from '../services/library/library-import.js';
 import { registerLibraryAnalyzeCommand } from './library-analyze.js';
 import { type DataDirOptions, dataDirOption, overridesFrom } from './options.js';
 import { progressReporter } from './progress.js';
@@ -35,10 +35,10 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
     import('../main.js'),
     import('../db/client.js'),
     import('../jobs/queue.js'),
-    import('../services/library-import.js'),
-    import('../services/library-pipeline.js'),
+    import('../services/library/library-import.js'),
+    import('../services/library/library-pipeline.js'),
     import('../services/recompute-schedule.js'),
-    import('../services/analysis.js'),
+    import('../services/library/analysis.js'),
   ]);
   const startedAt = performance.now();
   const config = loadConfig(process.env, overridesFrom(options));

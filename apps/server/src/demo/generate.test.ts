@@ -1,6 +1,6 @@
 import { GENRES, TIME_WINDOWS } from '@wcs/contract';
 import { describe, expect, it } from 'vitest';
-import { mapGenre } from '../services/genre-map.js';
+import { mapGenre } from '../services/library/genre-map.js';
 import { nightDateOf, timeWindowOf } from '../services/plays.js';
 import { songSearchKey } from '../text.js';
 import {

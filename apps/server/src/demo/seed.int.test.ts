@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TIME_WINDOWS } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importLibraryFolder } from '../services/library-import.js';
+import { importLibraryFolder } from '../services/library/library-import.js';
 import { getEditableSettings } from '../services/settings.js';
 import { createTestDatabase, type TestDatabase } from '../test/harness.js';
 import { DEMO_ANALYSIS_VERSION, DEMO_SCALE, type DemoPlan, planDemoData } from './generate.js';

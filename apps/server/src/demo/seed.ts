@@ -15,7 +15,7 @@ import {
   spotifyPopularityHistory,
 } from '../db/schema.js';
 import { enqueueDownloadCandidates } from '../services/downloads.js';
-import { regenerateAllPlaylists } from '../services/playlists.js';
+import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { type NewPlay, recordPlays } from '../services/plays.js';
 import { recomputeScores } from '../services/scores.js';
 import { getEditableSettings } from '../services/settings.js';

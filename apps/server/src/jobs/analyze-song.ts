@@ -8,11 +8,11 @@ import {
   type SongAnalysisOutcome,
   scheduleAfterAnalysis,
   sendAnalyzeJobs,
-} from '../services/analysis.js';
+} from '../services/library/analysis.js';
 
 /**
  * 'song.analyze': analyses one song's file in the process's analysis thread pool and stores the
- * values (services/analysis.ts). Safe to re-run: a job for a song that is already current is
+ * values (services/library/analysis.ts). Safe to re-run: a job for a song that is already current is
  * skipped (unless asked for by hand), and an undecodable file ends as an error on the song, not
  * as a failed job. When no analysis is left waiting, the playlists are regenerated.
  */

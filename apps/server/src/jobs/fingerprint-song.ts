@@ -1,6 +1,6 @@
 import type { JobPayload } from '@wcs/contract';
 import type { AppDeps } from '../deps.js';
-import { fingerprintSongIfOutdated, outdatedFingerprintSongs } from '../services/fingerprints.js';
+import { fingerprintSongIfOutdated, outdatedFingerprintSongs } from '../services/library/fingerprints.js';
 
 /**
  * 'song.fingerprint': (re)indexes one song's file for recognition. At start, every song with a

@@ -1,7 +1,7 @@
 import type { JobPayload } from '@wcs/contract';
 import type { AppDeps } from '../deps.js';
-import { processRecording } from '../services/recognition.js';
-import { markRecordingUnprocessable } from '../services/recordings.js';
+import { processRecording } from '../services/recognition/recognition.js';
+import { markRecordingUnprocessable } from '../services/recordings/recordings.js';
 
 /**
  * Recognises the songs of a recording: the chunk just uploaded (with the tail of the one before),

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.js';
-import { regenerateAllPlaylists } from '../services/playlists.js';
+import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 
 /**
  * 'playlists.regenerate': regenerates every playlist and its M3U8 file. Safe to re-run: playlists

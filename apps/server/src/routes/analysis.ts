@@ -1,7 +1,7 @@
 import { api } from '@wcs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { analysisStatus, queueOutdatedAnalyses } from '../services/analysis.js';
+import { analysisStatus, queueOutdatedAnalyses } from '../services/library/analysis.js';
 import { route } from './define.js';
 
 export async function analysisRoutes(app: FastifyInstance, deps: AppDeps) {

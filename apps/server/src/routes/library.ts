@@ -1,7 +1,7 @@
 import { api } from '@wcs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { importLibraryInRoots } from '../services/library-pipeline.js';
+import { importLibraryInRoots } from '../services/library/library-pipeline.js';
 import { route } from './define.js';
 
 export async function libraryRoutes(app: FastifyInstance, deps: AppDeps) {

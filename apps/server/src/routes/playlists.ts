@@ -8,7 +8,7 @@ import {
   listPlaylists,
   regenerateAllPlaylists,
   regeneratePlaylist,
-} from '../services/playlists.js';
+} from '../services/playlists/playlists.js';
 import { errorStatuses, responseSchemas, route } from './define.js';
 
 /** `attachment` with the file name, plain ASCII for old clients and RFC 5987 UTF-8 for the rest. */

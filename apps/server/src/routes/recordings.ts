@@ -12,7 +12,7 @@ import {
   recordingStats,
   requestProcessing,
   type UploadPart,
-} from '../services/recordings.js';
+} from '../services/recordings/recordings.js';
 import { errorStatuses, responseSchemas, route } from './define.js';
 
 /** The upload's multipart body, for the API document only: the parts are read as a stream. */

@@ -10,7 +10,7 @@ import {
   scrapeEvents,
   scraperFilterOptions,
   scraperStats,
-} from '../services/scraper.js';
+} from '../services/scraper/scraper.js';
 import { route } from './define.js';
 
 export async function scraperRoutes(app: FastifyInstance, deps: AppDeps) {

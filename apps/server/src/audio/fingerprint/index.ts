@@ -1,6 +1,6 @@
 /**
  * The fingerprint engine's public face: index a song's file and recognise the songs heard in a
- * stretch of mono samples (services/fingerprints.ts decides which songs to index). How it works
+ * stretch of mono samples (services/library/fingerprints.ts decides which songs to index). How it works
  * (peaks → pair hashes → offset votes under tempo/speed warps → verification against the song's
  * peaks) is in README.md beside this file.
  */

@@ -3,9 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingChunks, recordings } from '../db/schema.js';
-import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../test/audio.js';
-import { createTestApp, type TestApp } from '../test/harness.js';
+import { recordingChunks, recordings } from '../../db/schema.js';
+import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../../test/audio.js';
+import { createTestApp, type TestApp } from '../../test/harness.js';
 import { recoverRecordingFiles } from './recording-recovery.js';
 
 /**

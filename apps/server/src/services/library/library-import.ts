@@ -7,10 +7,10 @@ import type { LibraryImportResult } from '@wcs/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { parseFile } from 'music-metadata';
 import pg from 'pg';
-import type { Db } from '../db/client.js';
-import { songs } from '../db/schema.js';
-import { songSearchKey } from '../text.js';
-import { badRequest, conflict } from './errors.js';
+import type { Db } from '../../db/client.js';
+import { songs } from '../../db/schema.js';
+import { songSearchKey } from '../../text.js';
+import { badRequest, conflict } from '../errors.js';
 import { mapGenre } from './genre-map.js';
 
 /**
@@ -85,7 +85,7 @@ export interface ImportProgress {
 export interface ImportLibraryOptions {
   /** Called after each file, for progress bars. */
   onProgress?: (progress: ImportProgress) => void;
-  /** Run after each new or changed song, in order (services/library-pipeline.ts gives the product's). */
+  /** Run after each new or changed song, in order (services/library/library-pipeline.ts gives the product's). */
   hooks?: readonly SongImportedHook[];
 }
 

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { events, plays, scrapedEvents, scrapeRuns, songs } from '../db/schema.js';
-import { scheduleScrapeEvents } from '../jobs/scrape-events.js';
-import { createTestApp } from '../test/harness.js';
+import { loadConfig } from '../../config.js';
+import { events, plays, scrapedEvents, scrapeRuns, songs } from '../../db/schema.js';
+import { scheduleScrapeEvents } from '../../jobs/scrape-events.js';
+import { createTestApp } from '../../test/harness.js';
 import { sourceKeyOf } from './scraper.js';
 
 const fixture = readFileSync(
-  path.join(import.meta.dirname, '../providers/fixtures/wsdc-calendar.html'),
+  path.join(import.meta.dirname, '../../providers/fixtures/wsdc-calendar.html'),
   'utf8',
 );
 /** The calendar a week later: Mooseland moved by a day, Westie Harbor got its dates. */

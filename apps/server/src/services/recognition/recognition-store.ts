@@ -4,9 +4,9 @@
  * message from the state of all its chunks.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { plays, recordingChunks } from '../db/schema.js';
-import { recordPlays, refreshSocialHours, timeWindowOf } from './plays.js';
+import type { Db } from '../../db/client.js';
+import { plays, recordingChunks } from '../../db/schema.js';
+import { recordPlays, refreshSocialHours, timeWindowOf } from '../plays.js';
 import type { ChunkResult, ChunkRow, Timeline } from './recognition-chunk.js';
 import type { PlaySpan } from './recognition-timeline.js';
 

@@ -1,5 +1,5 @@
 import type { PotentialDuplicate } from '@wcs/contract';
-import { foldText } from '../text.js';
+import { foldText } from '../../text.js';
 
 /**
  * Potential duplicates of a scraped event among the product's events (docs/metrics.md "Potential

@@ -13,15 +13,15 @@
 import fs from 'node:fs/promises';
 import type { AnalysisStatus } from '@wcs/contract';
 import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { AnalysisTaskResult } from '../analysis/analysis-task.js';
-import type { AnalysisPool } from '../analysis/pool.js';
-import { WorkerCrashError, WorkerTaskError } from '../analysis/worker-pool.js';
-import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
-import type { Db } from '../db/client.js';
-import { DEMO_VERSION_PREFIX, songs } from '../db/schema.js';
-import type { JobQueue } from '../deps.js';
+import type { AnalysisTaskResult } from '../../analysis/analysis-task.js';
+import type { AnalysisPool } from '../../analysis/pool.js';
+import { WorkerCrashError, WorkerTaskError } from '../../analysis/worker-pool.js';
+import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
+import type { Db } from '../../db/client.js';
+import { DEMO_VERSION_PREFIX, songs } from '../../db/schema.js';
+import type { JobQueue } from '../../deps.js';
+import { sendCoalesced } from '../recompute-schedule.js';
 import type { SongImportedHook } from './library-import.js';
-import { sendCoalesced } from './recompute-schedule.js';
 
 /** Analyses one file (decode + analysis), normally in a thread of the analysis pool. */
 export type SongAnalyser = (file: string) => Promise<AnalysisTaskResult>;

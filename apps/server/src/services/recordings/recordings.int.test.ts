@@ -2,9 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, plays, recordings, songs } from '../db/schema.js';
-import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../test/audio.js';
-import { createTestApp } from '../test/harness.js';
+import { events, plays, recordings, songs } from '../../db/schema.js';
+import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../../test/audio.js';
+import { createTestApp } from '../../test/harness.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

@@ -11,20 +11,20 @@ import {
   type ScraperStats,
 } from '@wcs/contract';
 import { and, asc, eq, gte, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { events, scrapedEvents, scrapeRuns } from '../db/schema.js';
-import { defaultTimeZoneFor } from '../providers/countries.js';
+import type { Db } from '../../db/client.js';
+import { events, scrapedEvents, scrapeRuns } from '../../db/schema.js';
+import { defaultTimeZoneFor } from '../../providers/countries.js';
 import {
   CalendarError,
   type CalendarRow,
   fetchWsdcCalendar,
   parseWsdcCalendar,
-} from '../providers/wsdc-calendar.js';
-import { foldText } from '../text.js';
+} from '../../providers/wsdc-calendar.js';
+import { foldText } from '../../text.js';
+import { AppError, conflict, notFound } from '../errors.js';
+import { serverTimeZone, toEvent } from '../events.js';
+import { getEditableSettings } from '../settings.js';
 import { DUPLICATE_MAX_DAYS, type DuplicateCandidate, findDuplicates } from './duplicates.js';
-import { AppError, conflict, notFound } from './errors.js';
-import { serverTimeZone, toEvent } from './events.js';
-import { getEditableSettings } from './settings.js';
 
 type ScrapedRow = typeof scrapedEvents.$inferSelect;
 type EventRow = typeof events.$inferSelect;

@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { AnalysisStatus, LibraryImportResult, listOf, Song } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
-import { registerAnalyzeSongJob } from '../jobs/analyze-song.js';
-import { createTestApp, type TestApp } from '../test/harness.js';
+import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
+import { registerAnalyzeSongJob } from '../../jobs/analyze-song.js';
+import { createTestApp, type TestApp } from '../../test/harness.js';
 
 /**
  * The whole path through the app: import a folder of synthesised songs through the API, the

@@ -7,15 +7,15 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisTask, AnalysisTaskResult } from '../analysis/analysis-task.js';
-import { type AnalysisPool, createAnalysisPool } from '../analysis/pool.js';
-import { createWorkerPool } from '../analysis/worker-pool.js';
-import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
-import { songs } from '../db/schema.js';
-import { DEMO_ANALYSIS_VERSION } from '../demo/generate.js';
-import type { JobQueue } from '../deps.js';
-import { createJobQueue } from '../jobs/queue.js';
-import { createTestDatabase, type TestDatabase } from '../test/harness.js';
+import type { AnalysisTask, AnalysisTaskResult } from '../../analysis/analysis-task.js';
+import { type AnalysisPool, createAnalysisPool } from '../../analysis/pool.js';
+import { createWorkerPool } from '../../analysis/worker-pool.js';
+import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
+import { songs } from '../../db/schema.js';
+import { DEMO_ANALYSIS_VERSION } from '../../demo/generate.js';
+import type { JobQueue } from '../../deps.js';
+import { createJobQueue } from '../../jobs/queue.js';
+import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import {
   analyseSong,
   analysisImportHook,

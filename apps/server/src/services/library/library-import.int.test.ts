@@ -7,13 +7,13 @@ import { promisify } from 'node:util';
 import { LibraryImportResult } from '@wcs/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { songs } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../test/harness.js';
+import { songs } from '../../db/schema.js';
+import { createTestApp, type TestApp } from '../../test/harness.js';
 import { type ImportedSong, importLibraryFolder, UNKNOWN_ARTIST } from './library-import.js';
 
 const execFileAsync = promisify(execFile);
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
-const serverDir = path.resolve(import.meta.dirname, '../..');
+const serverDir = path.resolve(import.meta.dirname, '../../..');
 const repoRoot = path.resolve(serverDir, '../..');
 
 let t: TestApp;

@@ -2,12 +2,12 @@
  * Analysis of the whole library in one go (`wcs library analyze`): every song with a file, or only
  * the outdated ones, through the analysis thread pool, with progress and a summary (analysed,
  * failed with reasons, time, and speed as times real time). Each song is stored as soon as it is
- * done (services/analysis.ts), so an interrupted run keeps what it finished.
+ * done (services/library/analysis.ts), so an interrupted run keeps what it finished.
  */
 import { eq } from 'drizzle-orm';
-import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
-import type { Db } from '../db/client.js';
-import { songs } from '../db/schema.js';
+import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
+import type { Db } from '../../db/client.js';
+import { songs } from '../../db/schema.js';
 import { analyseSong, outdatedCondition, type SongAnalyser, type SongAnalysisOutcome } from './analysis.js';
 
 export interface LibraryAnalysisProgress {

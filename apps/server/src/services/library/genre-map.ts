@@ -1,5 +1,5 @@
 import type { Genre } from '@wcs/contract';
-import { foldText } from '../text.js';
+import { foldText } from '../../text.js';
 
 /**
  * The one table that maps genre tags (from files and providers) onto the product's five genres

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { findFreePort } from '../db/embedded.js';
-import { sineWav } from '../test/audio.js';
-import { adminUrl, newDataDir, start, useServerProcesses, withTimeout } from '../test/server-process.js';
+import { findFreePort } from '../../db/embedded.js';
+import { sineWav } from '../../test/audio.js';
+import { adminUrl, newDataDir, start, useServerProcesses, withTimeout } from '../../test/server-process.js';
 
 useServerProcesses();
 

@@ -7,12 +7,12 @@ import {
   type UploadResult,
 } from '@wcs/contract';
 import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
-import { DecodeError, measureDecodableAudio } from '../audio/decode.js';
-import { type AudioContainer, isAcceptedAudioContentType } from '../audio/sniff.js';
-import { ProgramStartError } from '../audio/spawn-helper.js';
-import type { Db } from '../db/client.js';
-import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
-import type { AppDeps } from '../deps.js';
+import { DecodeError, measureDecodableAudio } from '../../audio/decode.js';
+import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
+import { ProgramStartError } from '../../audio/spawn-helper.js';
+import type { Db } from '../../db/client.js';
+import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
 import {
   AppError,
   badRequest,
@@ -21,8 +21,8 @@ import {
   tooLarge,
   unavailable,
   unsupportedMedia,
-} from './errors.js';
-import { scheduleScoreRecompute } from './recompute-schedule.js';
+} from '../errors.js';
+import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import {
   chunkRelativePath,
   commitTempFile,

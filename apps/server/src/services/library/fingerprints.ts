@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { DecodeError } from '../audio/decode.js';
-import { FINGERPRINT_VERSION, type FingerprintDeps, fingerprintSong } from '../audio/fingerprint/index.js';
-import { DEMO_VERSION_PREFIX, songs } from '../db/schema.js';
+import { DecodeError } from '../../audio/decode.js';
+import { FINGERPRINT_VERSION, type FingerprintDeps, fingerprintSong } from '../../audio/fingerprint/index.js';
+import { DEMO_VERSION_PREFIX, songs } from '../../db/schema.js';
 import type { SongImportedHook } from './library-import.js';
 
 /**

@@ -4,11 +4,12 @@
  * the recording's timeline; then the stretches nothing covers go to the cloud providers. Decoded
  * tails are kept in memory for the next chunk of the session.
  */
-import { DecodeError, decodeAudio } from '../audio/decode.js';
-import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../audio/fingerprint/index.js';
-import type { recordingChunks } from '../db/schema.js';
-import type { AppDeps } from '../deps.js';
-import type { CloudRecognizer } from '../providers/cloud-recognizer.js';
+import { DecodeError, decodeAudio } from '../../audio/decode.js';
+import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../../audio/fingerprint/index.js';
+import type { recordingChunks } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
+import { chunkFilePath } from '../recordings/recording-files.js';
 import {
   CLOUD_CLIP_SECONDS,
   CLOUD_MIN_STRETCH_SECONDS,
@@ -26,7 +27,6 @@ import {
   type WindowPiece,
   windowTimeToMs,
 } from './recognition-timeline.js';
-import { chunkFilePath } from './recording-files.js';
 
 /** How much of the chunk before is recognised again with each chunk. */
 export const TAIL_SECONDS = 20;

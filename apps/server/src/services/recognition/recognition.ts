@@ -14,10 +14,11 @@
  */
 import { serverMessage } from '@wcs/contract';
 import { asc, eq, inArray } from 'drizzle-orm';
-import { events, plays, recordingChunks, recordings, songs } from '../db/schema.js';
-import type { AppDeps } from '../deps.js';
-import type { CloudRecognizer } from '../providers/cloud-recognizer.js';
-import { cloudRecognizersFrom } from '../providers/cloud-recognizers.js';
+import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
+import type { AppDeps } from '../../deps.js';
+import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
+import { cloudRecognizersFrom } from '../../providers/cloud-recognizers.js';
+import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import {
   type ChunkResult,
   decodeChunk,
@@ -28,7 +29,6 @@ import {
   tailOf,
 } from './recognition-chunk.js';
 import { storedPlaysOf, storeTimeline, summaryOf } from './recognition-store.js';
-import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 export { forgetDecodedTails } from './recognition-chunk.js';
 

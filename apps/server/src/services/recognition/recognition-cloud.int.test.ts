@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, plays, songs } from '../db/schema.js';
-import { chunkUpload } from '../test/audio.js';
+import { events, plays, songs } from '../../db/schema.js';
+import { chunkUpload } from '../../test/audio.js';
 import {
   type AcrAnswer,
   type AuddAnswer,
@@ -23,9 +23,9 @@ import {
   type FakeServer,
   startAcrCloudFake,
   startAuddFake,
-} from '../test/fakes/cloud-fakes.js';
-import { roomize, synthSong, webmOpus, writeWav } from '../test/fakes/songs.js';
-import { createTestApp, type TestApp } from '../test/harness.js';
+} from '../../test/fakes/cloud-fakes.js';
+import { roomize, synthSong, webmOpus, writeWav } from '../../test/fakes/songs.js';
+import { createTestApp, type TestApp } from '../../test/harness.js';
 
 const RATE = 22050;
 const T0 = Date.parse('2026-11-21T20:30:00Z');

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { TimeWindow } from '@wcs/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, plays, songs } from '../db/schema.js';
-import { createTestApp } from '../test/harness.js';
-import { localDate, subtractMonths } from './age.js';
+import { events, plays, songs } from '../../db/schema.js';
+import { createTestApp } from '../../test/harness.js';
+import { localDate, subtractMonths } from '../age.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

@@ -6,17 +6,17 @@
  * Provider failures come back as text for the recording, never as exceptions.
  */
 import { sql } from 'drizzle-orm';
-import { runProgramCollect } from '../audio/spawn-helper.js';
-import type { Db } from '../db/client.js';
-import { songs } from '../db/schema.js';
+import { runProgramCollect } from '../../audio/spawn-helper.js';
+import type { Db } from '../../db/client.js';
+import { songs } from '../../db/schema.js';
 import {
   type CloudMatch,
   type CloudRecognizer,
   CloudRecognizerError,
-} from '../providers/cloud-recognizer.js';
-import { songSearchKey } from '../text.js';
-import { mapGenre } from './genre-map.js';
-import { releaseDateFromTags } from './library-import.js';
+} from '../../providers/cloud-recognizer.js';
+import { songSearchKey } from '../../text.js';
+import { mapGenre } from '../library/genre-map.js';
+import { releaseDateFromTags } from '../library/library-import.js';
 
 /** A stretch shorter than this is a transition or a pause, not a song worth a request. */
 export const CLOUD_MIN_STRETCH_SECONDS = 20;

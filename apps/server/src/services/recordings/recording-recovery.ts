@@ -4,8 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { recordingChunks } from '../db/schema.js';
+import type { Db } from '../../db/client.js';
+import { recordingChunks } from '../../db/schema.js';
 import {
   CHUNK_FILE_NAME,
   chunkRelativePath,

@@ -8,11 +8,13 @@ import type {
   TimeWindow,
 } from '@wcs/contract';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import { playlistSongs, playlists, plays, songs } from '../db/schema.js';
-import { ageCategory, localDate } from './age.js';
-import { AppError, notFound } from './errors.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { playlistSongs, playlists, plays, songs } from '../../db/schema.js';
+import { ageCategory, localDate } from '../age.js';
+import { AppError, notFound } from '../errors.js';
+import { getEditableSettings } from '../settings.js';
+import { songWithPlayCount, toSong } from '../songs.js';
 import { writeM3u8 } from './m3u8.js';
 import { applyPlaylistFileChanges, type PlaylistFileChanges, readPlaylistFile } from './playlist-files.js';
 import {
@@ -24,8 +26,6 @@ import {
   playlistFileName,
   type WindowAverage,
 } from './playlist-groups.js';
-import { getEditableSettings } from './settings.js';
-import { songWithPlayCount, toSong } from './songs.js';
 
 /**
  * Generated playlists (docs/metrics.md "Playlists"): one per group of (age category, genre, time

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type AudioContainer, sniffAudioContainer } from '../audio/sniff.js';
+import { type AudioContainer, sniffAudioContainer } from '../../audio/sniff.js';
 
 /**
  * The audio files of recordings: <recordings>/<recording_id>/<chunk>-<sha>.<ext>. Every part of a

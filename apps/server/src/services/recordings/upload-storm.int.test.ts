@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../db/embedded.js';
+import { findFreePort } from '../../db/embedded.js';
 import {
   adminUrl,
   newDataDir,
@@ -25,7 +25,7 @@ import {
   start,
   useServerProcesses,
   withTimeout,
-} from '../test/server-process.js';
+} from '../../test/server-process.js';
 
 useServerProcesses();
 

@@ -1,6 +1,7 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import type { AppDeps } from '../deps.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { AppDeps } from '../../deps.js';
+import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import { analysisImportHook } from './analysis.js';
 import { fingerprintImportHook } from './fingerprints.js';
 import {
@@ -10,7 +11,6 @@ import {
   resolveFolderInRoots,
   type SongImportedHook,
 } from './library-import.js';
-import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 /**
  * What a library import sets off, wired in this one place: each new or changed song is
