@@ -1,6 +1,7 @@
 import type { ErrorResponse } from '@wcs/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { type DatabaseError, findDatabaseError } from './db/client.js';
 import { AppError } from './services/errors.js';
 
 /**
@@ -9,41 +10,13 @@ import { AppError } from './services/errors.js';
  * request id that the log line of the failure also carries.
  */
 
-/** The parts of a node-postgres DatabaseError this mapping reads. */
-interface PgError {
-  code: string;
-  detail?: string;
-  constraint?: string;
-  column?: string;
-}
-
-/**
- * The PostgreSQL error behind an error, if any. Drizzle wraps the driver's error (its `cause`),
- * so a mapping that read only the outer error never matched; the chain is followed a few levels.
- */
-function findPgError(error: unknown): PgError | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
-    const candidate = current as Partial<PgError> & { severity?: unknown; cause?: unknown };
-    if (
-      typeof candidate.code === 'string' &&
-      /^[0-9A-Z]{5}$/.test(candidate.code) &&
-      'severity' in candidate
-    ) {
-      return candidate as PgError;
-    }
-    current = candidate.cause;
-  }
-  return null;
-}
-
 interface Mapped {
   status: number;
   message: string;
   field?: string;
 }
 
-function mapPgError(error: PgError): Mapped | null {
+function mapPgError(error: DatabaseError): Mapped | null {
   const field = error.column ? `body.${error.column}` : undefined;
   const detail = error.detail ? `: ${error.detail}` : '';
   const withField = (status: number, message: string): Mapped =>
@@ -102,7 +75,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       error.field ? { message: error.message, field: error.field } : { message: error.message },
     );
   }
-  const pg = findPgError(error);
+  const pg = findDatabaseError(error);
   const mapped = pg ? mapPgError(pg) : null;
   if (mapped) {
     if (mapped.status >= 500) request.log.warn({ err: error }, 'request refused: database busy');

@@ -11,7 +11,7 @@ import {
   type ScraperStats,
 } from '@wcs/contract';
 import { and, asc, eq, gte, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Db, withDeadlockRetry } from '../../db/client.js';
 import { events, scrapedEvents, scrapeRuns } from '../../db/schema.js';
 import { defaultTimeZoneFor } from '../../providers/countries.js';
 import {
@@ -54,6 +54,9 @@ export function sourceKeyOf(row: Pick<CalendarRow, 'name' | 'url' | 'dateText' |
   }
   return `name:${foldText(row.name)}|${foldText(row.dateText)}`;
 }
+
+/** Serialises the transactions that write many scraped events: scrapes and batch detections ('wcss'). */
+const SCRAPE_LOCK = 0x77_63_73_73;
 
 export interface ScrapeOptions {
   url: string;
@@ -98,66 +101,72 @@ export async function scrapeEvents(db: Db, options: ScrapeOptions): Promise<Scra
   const unparsedDates = distinct.filter(([, row]) => row.startDate === null).length;
   const unknownCountries = distinct.filter(([, row]) => row.countryCode === null).length;
 
-  return db.transaction(async (tx) => {
-    let inserted = 0;
-    if (distinct.length > 0) {
-      const changed = sql`not ${scrapedEvents.isReviewed} and (${scrapedEvents.name}, ${scrapedEvents.startDate}, ${scrapedEvents.countryCode}) is distinct from (excluded.name, excluded.start_date, excluded.country_code)`;
-      const stored = await tx
-        .insert(scrapedEvents)
-        .values(
-          distinct.map(([sourceKey, row]) => ({
-            sourceKey,
-            name: row.name,
-            url: row.url,
-            dateText: row.dateText,
-            startDate: row.startDate,
-            endDate: row.endDate,
-            location: row.location,
-            countryCode: row.countryCode,
-            continent: row.continent,
-            scrapedAt,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: scrapedEvents.sourceKey,
-          set: {
-            name: sql`excluded.name`,
-            url: sql`excluded.url`,
-            dateText: sql`excluded.date_text`,
-            startDate: sql`excluded.start_date`,
-            endDate: sql`excluded.end_date`,
-            location: sql`excluded.location`,
-            countryCode: sql`excluded.country_code`,
-            continent: sql`excluded.continent`,
-            scrapedAt: sql`excluded.scraped_at`,
-            potentialDuplicates: sql`case when ${changed} then '[]'::jsonb else ${scrapedEvents.potentialDuplicates} end`,
-            duplicatesCheckedAt: sql`case when ${changed} then null else ${scrapedEvents.duplicatesCheckedAt} end`,
-          },
-        })
-        // xmax is 0 on a row version this statement inserted, non-zero on one it updated.
-        .returning({ isInserted: sql<boolean>`(xmax = 0)` });
-      inserted = stored.filter((row) => row.isInserted).length;
-    }
-    const result = {
-      rowsFound: rows.length,
-      inserted,
-      updated: distinct.length - inserted,
-      unparsedDates,
-    };
-    await tx
-      .insert(scrapeRuns)
-      .values({ sourceUrl: options.url, startedAt, finishedAt: scrapedAt, ...result });
-    return {
-      source_url: options.url,
-      scraped_at: scrapedAt.toISOString(),
-      rows_found: result.rowsFound,
-      inserted: result.inserted,
-      updated: result.updated,
-      duplicate_rows: rows.length - distinct.length,
-      unparsed_dates: unparsedDates,
-      unknown_countries: unknownCountries,
-    };
-  });
+  // A deadlock with another writer of these rows (found by the fuzz test) is retried.
+  return withDeadlockRetry(() =>
+    db.transaction(async (tx) => {
+      // A scrape and a batch duplicate detection (or two scrapes) update many of the same rows in
+      // different orders: they take turns.
+      await tx.execute(sql`select pg_advisory_xact_lock(${SCRAPE_LOCK})`);
+      let inserted = 0;
+      if (distinct.length > 0) {
+        const changed = sql`not ${scrapedEvents.isReviewed} and (${scrapedEvents.name}, ${scrapedEvents.startDate}, ${scrapedEvents.countryCode}) is distinct from (excluded.name, excluded.start_date, excluded.country_code)`;
+        const stored = await tx
+          .insert(scrapedEvents)
+          .values(
+            distinct.map(([sourceKey, row]) => ({
+              sourceKey,
+              name: row.name,
+              url: row.url,
+              dateText: row.dateText,
+              startDate: row.startDate,
+              endDate: row.endDate,
+              location: row.location,
+              countryCode: row.countryCode,
+              continent: row.continent,
+              scrapedAt,
+            })),
+          )
+          .onConflictDoUpdate({
+            target: scrapedEvents.sourceKey,
+            set: {
+              name: sql`excluded.name`,
+              url: sql`excluded.url`,
+              dateText: sql`excluded.date_text`,
+              startDate: sql`excluded.start_date`,
+              endDate: sql`excluded.end_date`,
+              location: sql`excluded.location`,
+              countryCode: sql`excluded.country_code`,
+              continent: sql`excluded.continent`,
+              scrapedAt: sql`excluded.scraped_at`,
+              potentialDuplicates: sql`case when ${changed} then '[]'::jsonb else ${scrapedEvents.potentialDuplicates} end`,
+              duplicatesCheckedAt: sql`case when ${changed} then null else ${scrapedEvents.duplicatesCheckedAt} end`,
+            },
+          })
+          // xmax is 0 on a row version this statement inserted, non-zero on one it updated.
+          .returning({ isInserted: sql<boolean>`(xmax = 0)` });
+        inserted = stored.filter((row) => row.isInserted).length;
+      }
+      const result = {
+        rowsFound: rows.length,
+        inserted,
+        updated: distinct.length - inserted,
+        unparsedDates,
+      };
+      await tx
+        .insert(scrapeRuns)
+        .values({ sourceUrl: options.url, startedAt, finishedAt: scrapedAt, ...result });
+      return {
+        source_url: options.url,
+        scraped_at: scrapedAt.toISOString(),
+        rows_found: result.rowsFound,
+        inserted: result.inserted,
+        updated: result.updated,
+        duplicate_rows: rows.length - distinct.length,
+        unparsed_dates: unparsedDates,
+        unknown_countries: unknownCountries,
+      };
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,34 +402,37 @@ export async function detectDuplicates(
  * never checked first, then those checked longest ago, then the soonest.
  */
 export async function batchDetectDuplicates(db: Db, limit: number): Promise<BatchDetectResult> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .select()
-      .from(scrapedEvents)
-      .where(and(eq(scrapedEvents.isReviewed, false), isNotNull(scrapedEvents.startDate)))
-      .orderBy(
-        sql`${scrapedEvents.duplicatesCheckedAt} asc nulls first`,
-        asc(scrapedEvents.startDate),
-        asc(scrapedEvents.id),
-      )
-      .limit(limit);
-    const candidates = await candidateEvents(
-      tx,
-      rows.map((row) => row.startDate!),
-    );
-    let totalFound = 0;
-    let withDuplicates = 0;
-    for (const row of rows) {
-      const duplicates = await storeDuplicates(tx, row, candidates);
-      totalFound += duplicates.length;
-      if (duplicates.length > 0) withDuplicates += 1;
-    }
-    return {
-      processed: rows.length,
-      total_duplicates_found: totalFound,
-      events_with_duplicates: withDuplicates,
-    };
-  });
+  return withDeadlockRetry(() =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${SCRAPE_LOCK})`);
+      const rows = await tx
+        .select()
+        .from(scrapedEvents)
+        .where(and(eq(scrapedEvents.isReviewed, false), isNotNull(scrapedEvents.startDate)))
+        .orderBy(
+          sql`${scrapedEvents.duplicatesCheckedAt} asc nulls first`,
+          asc(scrapedEvents.startDate),
+          asc(scrapedEvents.id),
+        )
+        .limit(limit);
+      const candidates = await candidateEvents(
+        tx,
+        rows.map((row) => row.startDate!),
+      );
+      let totalFound = 0;
+      let withDuplicates = 0;
+      for (const row of rows) {
+        const duplicates = await storeDuplicates(tx, row, candidates);
+        totalFound += duplicates.length;
+        if (duplicates.length > 0) withDuplicates += 1;
+      }
+      return {
+        processed: rows.length,
+        total_duplicates_found: totalFound,
+        events_with_duplicates: withDuplicates,
+      };
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
