@@ -2,6 +2,24 @@ import { GENRES, type Genre, TIME_WINDOWS, type TimeWindow } from '@wcs/contract
 import { DEMO_VERSION_PREFIX } from '../db/schema.js';
 import { songSearchKey } from '../text.js';
 import { clamp, Random, WeightedSampler } from './random.js';
+import {
+  ADJECTIVES,
+  FESTIVAL_FORMATS,
+  FESTIVAL_PLACES,
+  FIRST_NAMES,
+  GENRE_LEAN,
+  GENRE_SHARE,
+  GENRE_TAGS,
+  KEYS,
+  LAST_NAMES,
+  NOUNS,
+  OBJECTS,
+  OTHER_FORMATS,
+  PARTY_PLACES,
+  PARTY_SERIES,
+  VERBS,
+  VERSIONS,
+} from './words.js';
 import { addDays, dateMs, isoDate, zonedToUtc, zoneOffsetMs } from './zoned-time.js';
 
 /**
@@ -160,270 +178,6 @@ export interface DemoPlan {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Places, names, words
-
-interface Place {
-  city: string;
-  country: string;
-  countryCode: string;
-  timezone: string;
-  continent: string;
-}
-
-const place = (city: string, country: string, countryCode: string, timezone: string, continent: string) =>
-  ({ city, country, countryCode, timezone, continent }) satisfies Place;
-
-/** Where the demo DJ plays the weekly parties: the home scene and its neighbours. */
-const PARTY_PLACES: readonly Place[] = [
-  place('Köln', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Düsseldorf', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Bonn', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Essen', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Amsterdam', 'Netherlands', 'NL', 'Europe/Amsterdam', 'Europe'),
-  place('Brussels', 'Belgium', 'BE', 'Europe/Brussels', 'Europe'),
-];
-/** Party series: each place has its regular night(s). */
-const PARTY_SERIES = [
-  { name: 'Westie Friday', weekday: 5 },
-  { name: 'Saturday Swing Social', weekday: 6 },
-  { name: 'Midweek Westies', weekday: 3 },
-] as const;
-
-/** Festival cities around the world, in many time zones. */
-const FESTIVAL_PLACES: readonly Place[] = [
-  place('Berlin', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Hamburg', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('München', 'Germany', 'DE', 'Europe/Berlin', 'Europe'),
-  place('Paris', 'France', 'FR', 'Europe/Paris', 'Europe'),
-  place('Lyon', 'France', 'FR', 'Europe/Paris', 'Europe'),
-  place('Gdańsk', 'Poland', 'PL', 'Europe/Warsaw', 'Europe'),
-  place('Budapest', 'Hungary', 'HU', 'Europe/Budapest', 'Europe'),
-  place('Praha', 'Czechia', 'CZ', 'Europe/Prague', 'Europe'),
-  place('London', 'United Kingdom', 'GB', 'Europe/London', 'Europe'),
-  place('Stockholm', 'Sweden', 'SE', 'Europe/Stockholm', 'Europe'),
-  place('Helsinki', 'Finland', 'FI', 'Europe/Helsinki', 'Europe'),
-  place('Madrid', 'Spain', 'ES', 'Europe/Madrid', 'Europe'),
-  place('Lisboa', 'Portugal', 'PT', 'Europe/Lisbon', 'Europe'),
-  place('Zürich', 'Switzerland', 'CH', 'Europe/Zurich', 'Europe'),
-  place('Wien', 'Austria', 'AT', 'Europe/Vienna', 'Europe'),
-  place('København', 'Denmark', 'DK', 'Europe/Copenhagen', 'Europe'),
-  place('Oslo', 'Norway', 'NO', 'Europe/Oslo', 'Europe'),
-  place('New York', 'United States', 'US', 'America/New_York', 'North America'),
-  place('Chicago', 'United States', 'US', 'America/Chicago', 'North America'),
-  place('Denver', 'United States', 'US', 'America/Denver', 'North America'),
-  place('Phoenix', 'United States', 'US', 'America/Phoenix', 'North America'),
-  place('Los Angeles', 'United States', 'US', 'America/Los_Angeles', 'North America'),
-  place('Toronto', 'Canada', 'CA', 'America/Toronto', 'North America'),
-  place('São Paulo', 'Brazil', 'BR', 'America/Sao_Paulo', 'South America'),
-  place('Sydney', 'Australia', 'AU', 'Australia/Sydney', 'Oceania'),
-  place('Melbourne', 'Australia', 'AU', 'Australia/Melbourne', 'Oceania'),
-  place('Auckland', 'New Zealand', 'NZ', 'Pacific/Auckland', 'Oceania'),
-  place('Tel Aviv', 'Israel', 'IL', 'Asia/Jerusalem', 'Asia'),
-  place('Singapore', 'Singapore', 'SG', 'Asia/Singapore', 'Asia'),
-  place('Tallinn', 'Estonia', 'EE', 'Europe/Tallinn', 'Europe'),
-];
-const FESTIVAL_FORMATS = [
-  (city: string) => `${city} Swing Open`,
-  (city: string) => `${city} Westie Weekend`,
-  (city: string) => `${city} WCS Classic`,
-  (city: string) => `Swing Fling ${city}`,
-  (city: string) => `${city} Summer Swing`,
-  (city: string) => `${city} Westie Marathon`,
-] as const;
-/** Formats no demo festival uses: scraped rows that must not look like duplicates. */
-const OTHER_FORMATS = [
-  (city: string) => `${city} Dance Camp`,
-  (city: string) => `${city} Swing Bash`,
-  (city: string) => `Westies of ${city}`,
-  (city: string) => `${city} Groove Jam`,
-] as const;
-
-const ADJECTIVES = [
-  'Golden',
-  'Slow',
-  'Midnight',
-  'Velvet',
-  'Electric',
-  'Quiet',
-  'Wild',
-  'Blue',
-  'Silver',
-  'Broken',
-  'Sweet',
-  'Lonely',
-  'Crimson',
-  'Hidden',
-  'Restless',
-  'Gentle',
-  'Burning',
-  'Paper',
-  'Neon',
-  'Faded',
-  'Honey',
-  'Cold',
-  'Bright',
-  'Lazy',
-  'Secret',
-  'Shallow',
-  'Heavy',
-  'Easy',
-  'Sunday',
-  'Summer',
-] as const;
-const NOUNS = [
-  'Heart',
-  'River',
-  'Hour',
-  'Light',
-  'Fire',
-  'Rain',
-  'Road',
-  'Dream',
-  'Shadow',
-  'Groove',
-  'Motion',
-  'Letter',
-  'Promise',
-  'Window',
-  'Highway',
-  'Ocean',
-  'Echo',
-  'Feeling',
-  'Garden',
-  'Mirror',
-  'Season',
-  'Storm',
-  'Whisper',
-  'Thunder',
-  'Kiss',
-  'Smoke',
-  'Satellite',
-  'Diamond',
-  'Horizon',
-  'Melody',
-] as const;
-const VERBS = [
-  'Hold',
-  'Call',
-  'Chase',
-  'Follow',
-  'Save',
-  'Take',
-  'Keep',
-  'Find',
-  'Lose',
-  'Feel',
-  'Move',
-  'Touch',
-];
-const OBJECTS = [
-  'Me',
-  'You',
-  'the Night',
-  'Your Love',
-  'the Moment',
-  'My Breath',
-  'the Light',
-  'It Slow',
-  'On',
-  'Me Home',
-];
-const FIRST_NAMES = [
-  'Lena',
-  'Marcus',
-  'Nia',
-  'Theo',
-  'Ava',
-  'Jonah',
-  'Maya',
-  'Elias',
-  'Zoë',
-  'Caleb',
-  'Iris',
-  'Felix',
-  'Nora',
-  'Leon',
-  'Sade',
-  'Omar',
-  'Clara',
-  'Jasper',
-  'Amara',
-  'Milo',
-  'Ruby',
-  'Isaac',
-  'Elena',
-  'Kofi',
-  'Hana',
-  'Rafael',
-  'Lucía',
-  'Anton',
-  'Freya',
-  'Dario',
-] as const;
-const LAST_NAMES = [
-  'Hart',
-  'Vale',
-  'Monroe',
-  'Castillo',
-  'Reyes',
-  'Kane',
-  'Sol',
-  'Winter',
-  'Brooks',
-  'Fontaine',
-  'Okafor',
-  'Lindqvist',
-  'Moreau',
-  'Quinn',
-  'Haddad',
-  'Novák',
-  'Santos',
-  'Blake',
-  'Ivers',
-  'Marsh',
-  'Delacroix',
-  'Young',
-  'Sato',
-  'Keller',
-  'Baptiste',
-  'Lowe',
-  'Rivers',
-  'Stone',
-  'Ferreira',
-  'Ames',
-] as const;
-const VERSIONS = [' (Acoustic)', ' (Remix)', ' (Live)', ' (Slow Version)', ' (Radio Edit)'];
-const KEYS = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'].flatMap((note) => [
-  `${note} major`,
-  `${note} minor`,
-]);
-
-/** How common each genre is in a WCS library. */
-const GENRE_SHARE: Record<Genre, number> = {
-  Contemporary: 0.28,
-  Pop: 0.25,
-  'Hip-Hop/R&B': 0.2,
-  'Blues/Jazz': 0.15,
-  Acoustic: 0.12,
-};
-/** Tags a file of each genre would carry (each maps back onto its genre through genre-map.ts). */
-export const GENRE_TAGS: Record<Genre, readonly string[]> = {
-  Acoustic: ['Acoustic', 'Folk', 'Singer-Songwriter'],
-  'Hip-Hop/R&B': ['R&B', 'Hip-Hop', 'RnB'],
-  Pop: ['Pop', 'Dance-Pop', 'Electropop'],
-  Contemporary: ['Indie', 'Electronic', 'Alternative'],
-  'Blues/Jazz': ['Blues', 'Soul', 'Jazz'],
-};
-/** Genres lean: Blues/Jazz slower and calmer, Pop faster and brighter (BPM, energy offsets). */
-const GENRE_LEAN: Record<Genre, { bpm: number; energy: number }> = {
-  Acoustic: { bpm: -4, energy: -120 },
-  'Hip-Hop/R&B': { bpm: -2, energy: 40 },
-  Pop: { bpm: 4, energy: 80 },
-  Contemporary: { bpm: 1, energy: 0 },
-  'Blues/Jazz': { bpm: -6, energy: -90 },
-};
-
-// ---------------------------------------------------------------------------------------------
 // The night's curve
 
 /**
@@ -467,7 +221,7 @@ const windowOfMinute = (minute: number) => clamp(Math.floor((minute - WINDOW_STA
 // ---------------------------------------------------------------------------------------------
 // Songs
 
-/** English plural of the nouns above: Kisses, Melodies, Echoes, Hearts. */
+/** English plural of the NOUNS: Kisses, Melodies, Echoes, Hearts. */
 const plural = (noun: string) =>
   /(s|sh|ch|x|o)$/.test(noun)
     ? `${noun}es`

@@ -1,7 +1,7 @@
 import type { JobPayload } from '@wcs/contract';
 import PgBoss from 'pg-boss';
 import type { AppDeps } from '../deps.js';
-import { scrapeEvents } from '../services/scraper/scraper.js';
+import { scrapeEvents } from '../services/scraper/scrape.js';
 
 const JOB = 'scraper.scrape';
 

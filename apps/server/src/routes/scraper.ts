@@ -1,16 +1,10 @@
 import { api } from '@wcs/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import {
-  batchDetectDuplicates,
-  createEventFromScraped,
-  detectDuplicates,
-  listScrapedEvents,
-  reviewScrapedEvent,
-  scrapeEvents,
-  scraperFilterOptions,
-  scraperStats,
-} from '../services/scraper/scraper.js';
+import { batchDetectDuplicates, detectDuplicates } from '../services/scraper/duplicate-detection.js';
+import { createEventFromScraped, reviewScrapedEvent } from '../services/scraper/review.js';
+import { scrapeEvents } from '../services/scraper/scrape.js';
+import { listScrapedEvents, scraperFilterOptions, scraperStats } from '../services/scraper/scraped-events.js';
 import { route } from './define.js';
 
 export async function scraperRoutes(app: FastifyInstance, deps: AppDeps) {

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, type Dirent } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { LibraryImportResult } from '@wcs/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { parseFile } from 'music-metadata';
 import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { songs } from '../../db/schema.js';
 import { songSearchKey } from '../../text.js';
-import { badRequest, conflict } from '../errors.js';
+import { conflict } from '../errors.js';
 import { mapGenre } from './genre-map.js';
+import { listAudioFiles, resolveExistingFolder } from './library-folders.js';
+import { type AudioFileTags, readAudioFileTags, UnusableFile } from './library-tags.js';
 
 /**
  * Library import: every audio file under a folder becomes or updates a song. A song's identity is
@@ -20,31 +21,13 @@ import { mapGenre } from './genre-map.js';
  * file_present = false. Tags are read with music-metadata; unreadable files are listed and skipped.
  */
 
-/** Extensions of the audio files an import picks up (lower case, with the dot). */
-export const AUDIO_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.mp3',
-  '.flac',
-  '.ogg',
-  '.opus',
-  '.m4a',
-  '.aac',
-  '.wav',
-  '.aiff',
-  '.aif',
-]);
-
 /** The artist of a file whose tags name none. */
 export const UNKNOWN_ARTIST = 'Unknown Artist';
-
-/** Release years outside this range are typos or placeholders (0000, 9999), not dates. */
-const MIN_RELEASE_YEAR = 1900;
-const MAX_RELEASE_YEAR = 2100;
 
 /** Any fixed number: the key of the PostgreSQL advisory lock that lets one import run at a time. */
 const IMPORT_LOCK_KEY = 0x5743_534c_4942;
 
 export type LibraryImportSummary = LibraryImportResult;
-export type LibraryImportFailure = LibraryImportResult['failed'][number];
 
 /** What happened to a song during an import; hooks (fingerprinting, analysis) decide what to redo. */
 export type SongImportChange =
@@ -90,107 +73,10 @@ export interface ImportLibraryOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tags
+// Songs
 
-/**
- * A release date from the date and year tags: a full date (YYYY-MM-DD, with or without a time)
- * is kept; a year and month (YYYY-MM) becomes the first of that month; a year alone (YYYY, or the
- * numeric year tag) becomes YYYY-01-01. Anything else, or a year outside 1900-2100, is no date.
- */
-export function releaseDateFromTags(date: string | undefined, year: number | undefined): string | null {
-  const match = date?.trim().match(/^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/);
-  if (match) {
-    const [, y, m = '01', d = '01'] = match;
-    const candidate = `${y}-${m}-${d}`;
-    if (isPlausibleDate(candidate)) return candidate;
-  }
-  if (year !== undefined && Number.isInteger(year)) {
-    const candidate = `${String(year).padStart(4, '0')}-01-01`;
-    if (isPlausibleDate(candidate)) return candidate;
-  }
-  return null;
-}
-
-function isPlausibleDate(isoDate: string): boolean {
-  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  if (year < MIN_RELEASE_YEAR || year > MAX_RELEASE_YEAR) return false;
-  const parsed = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 2019-02-30 over into March: a date that does not round-trip does not exist.
-  return parsed.toISOString().slice(0, 10) === isoDate;
-}
-
-/**
- * Text that was UTF-8 but got decoded as Latin-1 ('TÃ¯tle' for 'Tïtle'), as RIFF INFO tags
- * written by ffmpeg and many ID3 tags declared Latin-1 are: decoded again as UTF-8 when that gives
- * valid UTF-8. Real Latin-1 text ('Café' as Latin-1 bytes) is not valid UTF-8 and stays as it is.
- */
-export function repairMojibake(text: string): string {
-  const codes = [...text].map((char) => char.codePointAt(0)!);
-  // Only text made of Latin-1 code points, some of them beyond ASCII, can be UTF-8 misread.
-  if (!codes.some((code) => code >= 0x80) || codes.some((code) => code > 0xff)) return text;
-  const decoded = Buffer.from(text, 'latin1').toString('utf8');
-  return decoded.includes('\uFFFD') ? text : decoded;
-}
-
-const cleanText = (value: string | undefined | null): string | null => {
-  if (value === undefined || value === null) return null;
-  const text = repairMojibake(value).trim();
-  return text === '' ? null : text;
-};
-
-/** What an import reads from one audio file. */
-export interface AudioFileTags {
-  /** Null when the file has no title tag (the caller falls back to the file name). */
-  title: string | null;
-  /** Null when the file has no artist tag. */
-  artist: string | null;
-  album: string | null;
-  /** The genre tags as written in the file. */
-  genres: string[];
-  releaseDate: string | null;
-  year: number | null;
-  albumArtist: string | null;
-  track: number | null;
-  durationMs: number;
-}
-
-/** A file the import cannot use, with a reason a person can act on. */
-class UnusableFile extends Error {}
-
-/** Reads the tags and duration of an audio file; throws UnusableFile when no audio can be read. */
-export async function readAudioFileTags(file: string): Promise<AudioFileTags> {
-  let metadata: Awaited<ReturnType<typeof parseFile>>;
-  try {
-    metadata = await parseFile(file, { skipCovers: true });
-    // Ogg Vorbis (and headerless MP3) declare no duration: scan the whole stream for it then.
-    if (metadata.format.duration === undefined) {
-      metadata = await parseFile(file, { skipCovers: true, duration: true });
-    }
-  } catch (error) {
-    throw new UnusableFile(`not a readable audio file: ${(error as Error).message}`);
-  }
-  const { common, format } = metadata;
-  // A file with no measurable duration has no audio stream the parser could find: random bytes
-  // that happen to contain an MPEG frame sync, or a truncated header.
-  if (format.duration === undefined || !Number.isFinite(format.duration) || format.duration <= 0) {
-    throw new UnusableFile(
-      `no audio stream could be read (is the file complete, and is it really ${path.extname(file).slice(1)}?)`,
-    );
-  }
-  const genres = (common.genre ?? []).map((genre) => cleanText(genre)).filter((genre) => genre !== null);
-  const year = common.year !== undefined && Number.isInteger(common.year) ? common.year : null;
-  return {
-    title: cleanText(common.title),
-    artist: cleanText(common.artist) ?? cleanText(common.artists?.join(', ')),
-    album: cleanText(common.album),
-    genres,
-    releaseDate: releaseDateFromTags(common.date, common.year),
-    year,
-    albumArtist: cleanText(common.albumartist),
-    track: common.track.no ?? null,
-    durationMs: Math.round(format.duration * 1000),
-  };
-}
+type SongRow = typeof songs.$inferSelect;
+type FileOutcome = { kind: 'unchanged' } | { kind: 'imported' | 'updated'; song: ImportedSong };
 
 /** The tags a song keeps from its file (songs.tags). */
 function tagsJson(tags: AudioFileTags) {
@@ -209,40 +95,6 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-// ---------------------------------------------------------------------------------------------
-// Folders
-
-/**
- * The audio files under a folder, sorted, and the folders that could not be read. Hidden entries
- * (names starting with '.', such as macOS '._x.mp3' resource files) and symbolic links are
- * skipped: a link could lead out of the library roots, or in a circle.
- */
-export async function listAudioFiles(
-  folder: string,
-): Promise<{ files: string[]; unreadable: LibraryImportFailure[] }> {
-  const files: string[] = [];
-  const unreadable: LibraryImportFailure[] = [];
-  const walk = async (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      unreadable.push({ file: dir, reason: `the folder could not be read: ${(error as Error).message}` });
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && AUDIO_EXTENSIONS.has(path.extname(entry.name).toLowerCase()))
-        files.push(full);
-    }
-  };
-  await walk(folder);
-  files.sort();
-  return { files, unreadable };
-}
-
 async function existsOnDisk(file: string): Promise<boolean> {
   try {
     await fs.access(file);
@@ -251,52 +103,6 @@ async function existsOnDisk(file: string): Promise<boolean> {
     return false;
   }
 }
-
-/** Roots as they are on disk: a root that is itself a symbolic link compares by its target. */
-async function realRoots(roots: readonly string[]): Promise<string[]> {
-  return Promise.all(roots.map((root) => fs.realpath(root).catch(() => path.resolve(root))));
-}
-
-const isInside = (child: string, parent: string) =>
-  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-
-/**
- * The real path of a folder the API was asked to import, after checking that it is absolute,
- * exists, is a folder, and lies inside a library root once '..' and symbolic links are resolved.
- */
-export async function resolveFolderInRoots(folder: string, roots: readonly string[]): Promise<string> {
-  if (!path.isAbsolute(folder)) {
-    throw badRequest(
-      `folder must be an absolute path (for example ${roots[0] ?? '/music'}); got "${folder}"`,
-    );
-  }
-  const real = await resolveExistingFolder(folder);
-  const realRootList = await realRoots(roots);
-  if (!realRootList.some((root) => isInside(real, root))) {
-    throw badRequest(
-      `Folder ${folder} is outside the library roots (${roots.join(', ')}). Import a folder inside one of them, or add its parent folder to WCS_LIBRARY_ROOTS.`,
-    );
-  }
-  return real;
-}
-
-/** The real path of an existing folder; a missing path or a file is the caller's mistake. */
-export async function resolveExistingFolder(folder: string): Promise<string> {
-  let real: string;
-  try {
-    real = await fs.realpath(folder);
-  } catch {
-    throw badRequest(`Folder ${folder} does not exist`);
-  }
-  if (!(await fs.stat(real)).isDirectory()) throw badRequest(`${folder} is a file, not a folder`);
-  return real;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Songs
-
-type SongRow = typeof songs.$inferSelect;
-type FileOutcome = { kind: 'unchanged' } | { kind: 'imported' | 'updated'; song: ImportedSong };
 
 async function songAtPath(db: Db, file: string): Promise<SongRow | undefined> {
   const [row] = await db.select().from(songs).where(eq(songs.filePath, file));

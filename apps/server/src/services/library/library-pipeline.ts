@@ -4,11 +4,11 @@ import type { AppDeps } from '../../deps.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import { analysisImportHook } from './analysis.js';
 import { fingerprintImportHook } from './fingerprints.js';
+import { resolveFolderInRoots } from './library-folders.js';
 import {
   hasImportChanges,
   importLibraryFolder,
   type LibraryImportSummary,
-  resolveFolderInRoots,
   type SongImportedHook,
 } from './library-import.js';
 

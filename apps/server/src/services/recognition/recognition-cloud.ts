@@ -16,7 +16,7 @@ import {
 } from '../../providers/cloud-recognizer.js';
 import { songSearchKey } from '../../text.js';
 import { mapGenre } from '../library/genre-map.js';
-import { releaseDateFromTags } from '../library/library-import.js';
+import { releaseDateFromTags } from '../library/library-tags.js';
 
 /** A stretch shorter than this is a transition or a pause, not a song worth a request. */
 export const CLOUD_MIN_STRETCH_SECONDS = 20;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.js';
 import { events, plays, scrapedEvents, scrapeRuns, songs } from '../../db/schema.js';
 import { scheduleScrapeEvents } from '../../jobs/scrape-events.js';
 import { createTestApp } from '../../test/harness.js';
-import { sourceKeyOf } from './scraper.js';
+import { sourceKeyOf } from './scrape.js';
 
 const fixture = readFileSync(
   path.join(import.meta.dirname, '../../providers/fixtures/wsdc-calendar.html'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { releaseDateFromTags, repairMojibake } from './library-import.js';
+import { releaseDateFromTags, repairMojibake } from './library-tags.js';
 
 describe('releaseDateFromTags', () => {
   it('keeps a full date, with or without a time', () => {
