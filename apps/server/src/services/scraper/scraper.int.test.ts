@@ -271,18 +271,6 @@ describe('POST /api/scraper/scrape-events', () => {
     },
   );
 
-  it('runs scrapes and batch duplicate detections of the same moment one after the other, without a deadlock', async () => {
-    expect((await post('/api/scraper/scrape-events', {})).statusCode).toBe(200);
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        i % 2 === 0
-          ? post('/api/scraper/scrape-events', {})
-          : post('/api/scraper/events/batch-detect-duplicates?limit=100'),
-      ),
-    );
-    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(12).fill(200));
-  });
-
   it('answers 400 for an address that is no URL', async () => {
     const response = await post('/api/scraper/scrape-events', { url: 'worldsdc events' });
     expect(response.statusCode).toBe(400);
