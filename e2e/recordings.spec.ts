@@ -337,6 +337,9 @@ test.describe('browser recording', () => {
       .poll(async () => Number(await recordingsPage.counter('Uploaded').textContent()), { timeout: 20_000 })
       .toBeGreaterThanOrEqual(2);
     await expect(recordingsPage.counter('Size')).toHaveText(/^\d+\.\d MB$/);
+    // The third chunk must hold some audio when Stop ends it (a recorder stopped at once hands over a
+    // header alone, which is no chunk): a second of it is enough.
+    await page.waitForTimeout(1_000);
     await recordingsPage.stopButton.click();
     await expect(recordingsPage.recorderBadge('Idle')).toBeVisible();
 

@@ -7,6 +7,9 @@ import {
 } from '@wcs/contract';
 import { type ApiResponse, buildUrl, errorFromResponse } from './api';
 
+/** Below this a file holds a container header but no audio frame (one Opus frame alone is larger). */
+const MIN_AUDIO_BYTES = 200;
+
 /**
  * The browser recorder: microphone → one complete audio file per chunk → IndexedDB → upload.
  *
@@ -813,8 +816,10 @@ export class BrowserRecorder {
     if (!chunk.isKept) return;
     const { sessionId } = chunk;
     const blob = new Blob(chunk.parts, { type: chunk.recorder.mimeType || this.mimeType || 'audio/webm' });
-    // Nothing recorded (stopped within the same instant): no file to send.
-    if (blob.size === 0 || chunk.activeMs < 50) return;
+    // Nothing recorded (stopped within the same instant): no file to send. A recorder stopped just
+    // after it started can also hand over the container's header alone (about 40 bytes, no audio
+    // frame), which the server rightly refuses as undecodable: that is no chunk either.
+    if (blob.size < MIN_AUDIO_BYTES || chunk.activeMs < 50) return;
     if (sessionId === this.snapshot.sessionId) {
       this.update({ chunks: this.snapshot.chunks + 1, bytes: this.snapshot.bytes + blob.size });
     }
