@@ -89,7 +89,8 @@ export function waitForApi(
 
 /**
  * A chart card shows the server's error, its empty text, or a drawn chart: which one follows from
- * the response the screen received.
+ * the response the screen received. Charts draw when they come near the viewport
+ * (components/charts/lazy.tsx), so the card is scrolled into view first, as a reader would.
  */
 export async function expectChartFor(
   region: Locator,
@@ -98,6 +99,7 @@ export async function expectChartFor(
   emptyText: string,
 ): Promise<void> {
   await expect(region).toBeVisible();
+  await region.scrollIntoViewIfNeeded();
   if (!answer.ok) {
     await expect(region.getByRole('alert')).toContainText(answer.message);
   } else if (isEmpty) {

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import v8 from 'node:v8';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyUnderPressure from '@fastify/under-pressure';
@@ -15,6 +12,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppDeps } from './deps.js';
 import { handleError, refuseUnstorableText } from './http-errors.js';
 import { registerRoutes } from './routes/index.js';
+import { registerStaticFiles } from './static-files.js';
 import { API_VERSION } from './version.js';
 
 /** Builds the HTTP app (no listen: tests use inject). */
@@ -74,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       message: `Too many calls of this kind (${context.max} a minute); try again in ${context.after}`,
     }),
   });
+  // Compression, the built web app and the SPA fallback; before the routes, which it compresses.
+  await registerStaticFiles(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -98,27 +98,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerRoutes(app, deps);
-
-  const indexHtml = path.join(deps.config.webDistDir, 'index.html');
-  const hasWebApp = existsSync(indexHtml);
-  if (hasWebApp) {
-    await app.register(fastifyStatic, { root: deps.config.webDistDir, prefix: '/', wildcard: false });
-  }
-
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '';
-    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
-      return reply.status(404).send({ message: `No such API call: ${request.method} ${url}` });
-    }
-    if (!hasWebApp) {
-      return reply
-        .status(503)
-        .type('text/plain')
-        .send(`The web app is not built (${indexHtml} is missing). Run "npm start", which builds it.`);
-    }
-    // Single-page app: every other path is a client-side route.
-    return reply.type('text/html').sendFile('index.html');
-  });
 
   return app;
 }

@@ -16,6 +16,7 @@ import {
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { UpdatePrompt } from './update-prompt';
 
 /** The generic product name: the header title on screens without their own, and the page title. */
 export const PRODUCT_NAME = 'WCS DJ Library';
@@ -117,10 +118,15 @@ export function RootLayout() {
         <main className="mx-auto w-full max-w-7xl flex-1 p-4 lg:p-8">
           <Outlet />
         </main>
+        <UpdatePrompt />
       </div>
 
       <div className="drawer-side z-20">
-        <label htmlFor={DRAWER_ID} aria-label="Close sidebar" className="drawer-overlay" />
+        {/* The dimmed backdrop closes the drawer on a click. Keyboard and screen reader users have
+            the Close menu button and Escape, so it is hidden from assistive technology (a label may
+            not carry an aria-label: axe's aria-prohibited-attr). */}
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: daisyUI's backdrop, hidden from assistive technology. */}
+        <label htmlFor={DRAWER_ID} aria-hidden="true" className="drawer-overlay" />
         <aside
           id="app-sidebar"
           className="flex min-h-full w-64 flex-col border-base-300 border-r bg-base-100"

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
 
@@ -17,8 +17,12 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function Providers({ children }: { children: ReactNode }) {
-  // One client per mounted app (not per render), and a fresh one per test render.
-  const [queryClient] = useState(createQueryClient);
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+/**
+ * The app's one cache. The router's loaders fill it (router.tsx) while a screen's code loads, and
+ * the screen reads the same entries, so it lives beside the router rather than in a component.
+ */
+export const queryClient = createQueryClient();
+
+export function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

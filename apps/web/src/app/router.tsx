@@ -1,6 +1,30 @@
-import { createBrowserRouter, data } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, data, type LoaderFunctionArgs } from 'react-router';
 import { ErrorPage } from './error-page';
 import { RootLayout } from './layout';
+import { PageSkeleton } from './page-skeleton';
+import { queryClient } from './providers';
+
+/** A screen's queries module: `prefetch` starts the calls the screen makes first. */
+interface ScreenQueries {
+  prefetch: (client: QueryClient, url: URL) => void;
+}
+
+/**
+ * A loader that starts a screen's first calls while the screen's code is still loading (React
+ * Router runs a statically defined loader in parallel with `lazy`), instead of after the code
+ * has arrived and rendered. It returns at once: the screen paints with its placeholders and its
+ * queries pick up the calls in flight. A failure is the screen's to show, not the loader's.
+ */
+function prefetchWith(load: () => Promise<ScreenQueries>) {
+  return ({ request }: LoaderFunctionArgs) => {
+    const url = new URL(request.url);
+    load()
+      .then((queries) => queries.prefetch(queryClient, url))
+      .catch((error: unknown) => console.error('Could not start the screen’s calls early', error));
+    return null;
+  };
+}
 
 /** Screens load on demand, so the initial bundle holds only the shell (no charts, no tables). */
 export const router = createBrowserRouter([
@@ -9,13 +33,15 @@ export const router = createBrowserRouter([
     element: <RootLayout />,
     // Only reached when the shell itself fails; page errors render inside the shell below.
     errorElement: <ErrorPage />,
-    hydrateFallbackElement: <PageLoading />,
     children: [
       {
         errorElement: <ErrorPage />,
+        // The first visit paints the shell at once and holds the screen's place while its code loads.
+        hydrateFallbackElement: <PageSkeleton />,
         children: [
           {
             index: true,
+            loader: prefetchWith(() => import('../features/dashboard/queries')),
             lazy: async () => {
               const { DashboardPage } = await import('../features/dashboard/dashboard-page');
               return { Component: DashboardPage };
@@ -23,6 +49,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'recordings',
+            loader: prefetchWith(() => import('../features/recordings/queries')),
             lazy: async () => {
               const { RecordingsPage } = await import('../features/recordings/recordings-page');
               return { Component: RecordingsPage };
@@ -30,6 +57,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'downloads',
+            loader: prefetchWith(() => import('../features/downloads/queries')),
             lazy: async () => {
               const { DownloadsPage } = await import('../features/downloads/downloads-page');
               return { Component: DownloadsPage };
@@ -37,6 +65,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'events',
+            loader: prefetchWith(() => import('../features/events/queries')),
             lazy: async () => {
               const { EventsPage } = await import('../features/events/events-page');
               return { Component: EventsPage };
@@ -44,6 +73,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'events/review',
+            loader: prefetchWith(() => import('../features/event-review/queries')),
             lazy: async () => {
               const { EventReviewPage } = await import('../features/event-review/event-review-page');
               return { Component: EventReviewPage };
@@ -51,6 +81,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'songs',
+            loader: prefetchWith(() => import('../features/songs/queries')),
             lazy: async () => {
               const { SongsPage } = await import('../features/songs/songs-page');
               return { Component: SongsPage };
@@ -58,6 +89,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'analytics',
+            loader: prefetchWith(() => import('../features/analytics/queries')),
             lazy: async () => {
               const { AnalyticsPage } = await import('../features/analytics/analytics-page');
               return { Component: AnalyticsPage };
@@ -65,6 +97,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'events/insights',
+            loader: prefetchWith(() => import('../features/event-insights/queries')),
             lazy: async () => {
               const { InsightsPage } = await import('../features/event-insights/insights-page');
               return { Component: InsightsPage };
@@ -72,6 +105,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'overplay',
+            loader: prefetchWith(() => import('../features/overplay/queries')),
             lazy: async () => {
               const { OverplayPage } = await import('../features/overplay/overplay-page');
               return { Component: OverplayPage };
@@ -79,6 +113,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'playlists',
+            loader: prefetchWith(() => import('../features/playlists/queries')),
             lazy: async () => {
               const { PlaylistsPage } = await import('../features/playlists/playlists-page');
               return { Component: PlaylistsPage };
@@ -93,6 +128,7 @@ export const router = createBrowserRouter([
           },
           {
             path: 'settings',
+            loader: prefetchWith(() => import('../features/settings/queries')),
             lazy: async () => {
               const { SettingsPage } = await import('../features/settings/settings-page');
               return { Component: SettingsPage };
@@ -113,11 +149,3 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
-
-function PageLoading() {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <span role="status" className="loading loading-spinner loading-lg" aria-label="Loading" />
-    </div>
-  );
-}

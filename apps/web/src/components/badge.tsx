@@ -49,7 +49,9 @@ export function Badge({
 }: BadgeProps) {
   const classes = [
     'badge',
-    TONES[tone],
+    // An outlined neutral badge is drawn in the text colour: the neutral colour itself is near
+    // black in both themes, so on the dark theme it would not be readable.
+    isOutline && tone === 'neutral' ? '' : TONES[tone],
     SIZES[size],
     isOutline ? 'badge-outline' : '',
     'whitespace-nowrap',

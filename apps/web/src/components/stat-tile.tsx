@@ -52,7 +52,11 @@ export function StatTile({
             (value ?? 0)
           )}
         </p>
-        {description && <div className="stat-desc">{description}</div>}
+        {/* Wraps rather than widening the tile: daisyUI's stats scroll sideways when a line is
+            too long, and a scrolling box of plain text cannot be reached by keyboard. The line is
+            always there (empty while the figure loads, or without a description), so a tile keeps
+            its height when its data arrives. */}
+        <div className="stat-desc min-h-4 whitespace-normal">{isLoading ? null : description}</div>
       </div>
     </article>
   );

@@ -1,5 +1,7 @@
+import { api } from '@wcs/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiCall, buildUrl, errorFromResponse, listItems } from './api.js';
+import { API_ROUTES } from './api-routes.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -53,5 +55,14 @@ describe('listItems', () => {
     expect(listItems({ data: [1] })).toEqual([1]);
     expect(listItems({ items: [2] })).toEqual([2]);
     expect(listItems(undefined)).toEqual([]);
+  });
+});
+
+describe('API_ROUTES', () => {
+  it("holds every call of the contract with the contract's method and path", () => {
+    expect(Object.keys(API_ROUTES).sort()).toEqual(Object.keys(api).sort());
+    for (const [name, endpoint] of Object.entries(api)) {
+      expect(API_ROUTES[name as keyof typeof api], name).toEqual([endpoint.method, endpoint.path]);
+    }
   });
 });

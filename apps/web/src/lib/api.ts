@@ -1,9 +1,11 @@
-import { type Api, api, type Endpoint, type EndpointName, HTTP_TIMEOUT_MS } from '@wcs/contract';
+import { type Api, type EndpointName, HTTP_TIMEOUT_MS } from '@wcs/contract';
 import type { z } from 'zod';
+import { API_ROUTES } from './api-routes';
 
 /**
  * The one HTTP client of the web app. Request and response types are inferred from the contract
- * (`packages/contract/src/api.ts`); nothing here is written by hand per endpoint.
+ * (`packages/contract/src/api.ts`); at run time only each call's method and path are needed
+ * (`api-routes.ts`, checked against the contract by tsc), so zod stays out of the screens' code.
  */
 
 type Input<T> = T extends z.ZodType ? z.input<T> : never;
@@ -73,7 +75,7 @@ export async function apiCall<N extends EndpointName>(
     : [request: ApiRequest<N>, options?: { signal?: AbortSignal }]
 ): Promise<ApiResponse<N>> {
   // Only method and path are needed at run time; the types above already fixed the shapes.
-  const endpoint: Endpoint = (api as Record<EndpointName, Endpoint>)[name];
+  const [method, path] = API_ROUTES[name];
   const { params, query, body } = ((request as unknown) ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
@@ -81,14 +83,14 @@ export async function apiCall<N extends EndpointName>(
   };
   const timeout = AbortSignal.timeout(HTTP_TIMEOUT_MS);
   const signal = options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const init: RequestInit = { method: endpoint.method, signal, headers: { accept: 'application/json' } };
+  const init: RequestInit = { method, signal, headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, 'content-type': 'application/json' };
   }
   let response: Response;
   try {
-    response = await fetch(buildUrl(endpoint.path, params, query), init);
+    response = await fetch(buildUrl(path, params, query), init);
   } catch (error) {
     if (timeout.aborted) throw new ApiError(0, `Request timed out after ${HTTP_TIMEOUT_MS / 1000} s`);
     throw error;

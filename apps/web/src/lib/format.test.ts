@@ -8,6 +8,15 @@ describe('formatDate', () => {
     expect(formatDate(new Date(2025, 11, 31, 23, 59))).toBe('31.12.2025');
   });
 
+  it('writes what Intl writes for de-DE, for every day of a year', () => {
+    const intl = new Intl.DateTimeFormat('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
+    for (let day = 0; day < 366; day += 1) {
+      const date = new Date(2028, 0, 1 + day, 12);
+      expect(formatDate(date)).toBe(intl.format(date));
+    }
+    expect(formatDate(new Date(999, 0, 1))).toBe(intl.format(new Date(999, 0, 1)));
+  });
+
   it('accepts ISO strings and epoch milliseconds', () => {
     expect(formatDate(new Date(2026, 0, 9).toISOString())).toBe('09.01.2026');
     expect(formatDate(new Date(2026, 0, 9).getTime())).toBe('09.01.2026');

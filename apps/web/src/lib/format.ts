@@ -3,14 +3,11 @@ export const MISSING = '—';
 
 type DateInput = Date | string | number | null | undefined;
 
-const dateFormat = new Intl.DateTimeFormat('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('de-DE', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/** Made on first use: building an Intl formatter costs a few milliseconds a screen may not need. */
+let dateFormat: Intl.DateTimeFormat | undefined;
+let dateTimeFormat: Intl.DateTimeFormat | undefined;
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === '') return null;
@@ -25,13 +22,29 @@ function toDate(value: DateInput): Date | null {
 /** German date in the browser's time zone (a YYYY-MM-DD date as it is): `05.03.2026`. */
 export function formatDate(value: DateInput): string {
   const date = toDate(value);
-  return date ? dateFormat.format(date) : MISSING;
+  if (!date) return MISSING;
+  // What de-DE writes for a four-digit year, without Intl: lists of hundreds of dates render
+  // several times faster (Intl's format costs about 0.1 ms a call on a slow phone).
+  const year = date.getFullYear();
+  if (year >= 1000 && year <= 9999) {
+    return `${twoDigits(date.getDate())}.${twoDigits(date.getMonth() + 1)}.${year}`;
+  }
+  dateFormat ??= new Intl.DateTimeFormat('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric' });
+  return dateFormat.format(date);
 }
 
 /** German date and 24-hour time in the browser's time zone: `05.03.2026, 09:07`. */
 export function formatDateTime(value: DateInput): string {
   const date = toDate(value);
-  return date ? dateTimeFormat.format(date) : MISSING;
+  if (!date) return MISSING;
+  dateTimeFormat ??= new Intl.DateTimeFormat('de-DE', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return dateTimeFormat.format(date);
 }
 
 /** A song length from milliseconds as m:ss (`225000` → `3:45`); minutes are not capped at 59. */

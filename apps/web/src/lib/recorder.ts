@@ -1,11 +1,6 @@
-import {
-  api,
-  HTTP_TIMEOUT_MS,
-  RECORDING,
-  RECORDING_SOURCE_BROWSER,
-  type UploadMetadata,
-} from '@wcs/contract';
+import { HTTP_TIMEOUT_MS, RECORDING, RECORDING_SOURCE_BROWSER, type UploadMetadata } from '@wcs/contract';
 import { type ApiResponse, buildUrl, errorFromResponse } from './api';
+import { API_ROUTES } from './api-routes';
 
 /** Below this a file holds a container header but no audio frame (one Opus frame alone is larger). */
 const MIN_AUDIO_BYTES = 200;
@@ -22,7 +17,7 @@ const MIN_AUDIO_BYTES = 200;
  */
 
 // ---------------------------------------------------------------------------------------------
-// Texts of the specification (section 8)
+// Texts of the live recording (docs/product.md "Live recording")
 
 export const UNSUPPORTED_TEXT = 'Your browser does not support audio recording';
 export const MICROPHONE_FAILED_TEXT = 'Failed to access microphone';
@@ -85,7 +80,7 @@ export function isRecordingSupported(scope: object = globalThis): boolean {
   return typeof recorder === 'function' && typeof nav?.mediaDevices?.getUserMedia === 'function';
 }
 
-/** The getUserMedia audio constraints of section 9: 48 kHz, echo cancellation, noise suppression, AGC. */
+/** The getUserMedia audio constraints (docs/product.md "Live recording"): 48 kHz, echo cancellation, noise suppression, AGC. */
 export function audioConstraints(deviceId: string | undefined): MediaTrackConstraints {
   return {
     ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
@@ -109,7 +104,7 @@ export function peakLevel(samples: ArrayLike<number>): number {
   return Math.min(100, Math.round((peak / 128) * 100));
 }
 
-/** Level bar colour of section 9: red above 80, accent above 50, otherwise calm. */
+/** Level bar colour (docs/product.md "Live recording"): red above 80, accent above 50, otherwise calm. */
 export function levelTone(level: number): 'error' | 'accent' | 'success' {
   if (level > 80) return 'error';
   if (level > 50) return 'accent';
@@ -147,7 +142,7 @@ export interface ChunkTarget {
   eventName?: string | null;
 }
 
-/** The upload's `metadata` field (section 3, upload metadata). */
+/** The upload's `metadata` field (docs/api.md "Recordings upload"). */
 export function buildChunkMetadata(input: {
   sessionId: string;
   chunkNumber: number;
@@ -371,7 +366,7 @@ export const uploadChunk: UploadFn = async (chunk) => {
   form.append('audio_file', chunk.blob, chunk.filename);
   let response: Response;
   try {
-    response = await fetch(buildUrl(api.uploadRecording.path), {
+    response = await fetch(buildUrl(API_ROUTES.uploadRecording[1]), {
       method: 'POST',
       body: form,
       headers: { accept: 'application/json' },

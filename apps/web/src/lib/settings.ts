@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from './api';
 
 /**
@@ -8,9 +8,12 @@ import { apiCall } from './api';
 export const SETTINGS_KEY = ['settings'] as const;
 
 /** GET /settings. */
-export function useSettings() {
-  return useQuery({
+export const settingsOptions = () =>
+  queryOptions({
     queryKey: SETTINGS_KEY,
     queryFn: ({ signal }) => apiCall('getSettings', undefined, { signal }),
   });
+
+export function useSettings() {
+  return useQuery(settingsOptions());
 }

@@ -7,9 +7,9 @@ import {
   wsRecordingsPath,
 } from '@wcs/contract';
 
-/** Section 8's texts for the live socket. */
-export const SOCKET_ERROR_TEXT = 'Connection error';
-export const SOCKET_FAILED_TEXT = 'Connection failed';
+import { SOCKET_ERROR_TEXT, SOCKET_FAILED_TEXT } from './socket-texts';
+
+export { SOCKET_ERROR_TEXT, SOCKET_FAILED_TEXT };
 
 /** ws:// on an http page, wss:// on an https page, same host as the page. */
 export function recordingsSocketUrl(

@@ -19,6 +19,11 @@ export interface ChartCardProps {
   emptyText?: string;
   children: ReactNode;
   className?: string;
+  /**
+   * Room the chart takes (Tailwind min-height classes, e.g. 'min-h-[260px]'): while loading, and
+   * when empty or failed, the card keeps this height, so nothing below it moves when data arrives.
+   */
+  bodyClassName?: string;
 }
 
 /**
@@ -35,6 +40,7 @@ export function ChartCard({
   emptyText = 'No data available',
   children,
   className,
+  bodyClassName,
 }: ChartCardProps) {
   const titleId = useId();
   let body: ReactNode;
@@ -53,7 +59,7 @@ export function ChartCard({
           </h3>
           {description && <p className="text-base-content/60 text-sm">{description}</p>}
         </div>
-        {body}
+        {bodyClassName ? <div className={bodyClassName}>{body}</div> : body}
       </div>
     </section>
   );

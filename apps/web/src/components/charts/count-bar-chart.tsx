@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
 export interface CountBar {
@@ -16,7 +17,7 @@ export interface CountBarChartProps {
 }
 
 /** One bar per label: plays per genre, songs per energy range. */
-export function CountBarChart({ data, valueName, height = 260 }: CountBarChartProps) {
+export function CountBarChart({ data, valueName, height = CHART_HEIGHTS.bar }: CountBarChartProps) {
   const bars = data.map((bar) => ({ ...bar, fill: bar.colour ?? seriesColour(0) }));
   return (
     <BarChart
@@ -27,7 +28,8 @@ export function CountBarChart({ data, valueName, height = 260 }: CountBarChartPr
     >
       <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
       <XAxis dataKey="label" tick={{ fontSize: 12 }} interval={0} />
-      <YAxis tick={{ fontSize: 12 }} width={56} allowDecimals={false} />
+      {/* interval 0: the few y ticks are drawn without measuring each label in the DOM. */}
+      <YAxis tick={{ fontSize: 12 }} width={56} allowDecimals={false} interval={0} />
       <Tooltip cursor={{ fillOpacity: 0.1 }} />
       <Bar dataKey="value" name={valueName} isAnimationActive={false} />
     </BarChart>

@@ -1,4 +1,5 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
 export interface LineSeries {
@@ -24,6 +25,9 @@ export interface LineSeriesChartProps {
   xLabel?: string;
 }
 
+/** Up to this many categories every x label fits (time windows: 5). */
+const FEW_TICKS = 8;
+
 function formatValue(value: unknown, unit: string): string {
   if (typeof value !== 'number') return '-';
   return `${Number.isInteger(value) ? value : value.toFixed(1)}${unit}`;
@@ -35,7 +39,7 @@ export function LineSeriesChart({
   series,
   yDomain,
   unit = '',
-  height = 260,
+  height = CHART_HEIGHTS.line,
   xLabel,
 }: LineSeriesChartProps) {
   const hasLegend = series.length > 1;
@@ -47,10 +51,17 @@ export function LineSeriesChart({
       margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
     >
       <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-      <XAxis dataKey="label" tick={{ fontSize: 12 }} />
+      {/* Every tick of a short axis is drawn as is: Recharts measures each label in the DOM to thin
+          out crowded ticks, which costs more than drawing the chart (interval 0 skips that). */}
+      <XAxis
+        dataKey="label"
+        tick={{ fontSize: 12 }}
+        interval={data.length <= FEW_TICKS ? 0 : 'preserveEnd'}
+      />
       <YAxis
         domain={yDomain ?? ['auto', 'auto']}
         tick={{ fontSize: 12 }}
+        interval={0}
         width={56}
         allowDecimals={false}
         tickFormatter={(value: number) => `${value}${unit}`}

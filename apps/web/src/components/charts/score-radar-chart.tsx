@@ -1,4 +1,5 @@
 import { PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, Tooltip } from 'recharts';
+import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
 export interface RadarScore {
@@ -16,7 +17,7 @@ export interface ScoreRadarChartProps {
 }
 
 /** Scores from 0 to 100 on a radar, one axis each. */
-export function ScoreRadarChart({ data, name, height = 300 }: ScoreRadarChartProps) {
+export function ScoreRadarChart({ data, name, height = CHART_HEIGHTS.radar }: ScoreRadarChartProps) {
   const colour = seriesColour(0);
   return (
     <RadarChart responsive data={data} style={{ width: '100%', height }} outerRadius="70%">

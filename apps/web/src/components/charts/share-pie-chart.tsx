@@ -1,4 +1,5 @@
 import { Legend, Pie, PieChart, Tooltip } from 'recharts';
+import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
 export interface PieSlice {
@@ -15,7 +16,7 @@ export interface SharePieChartProps {
 }
 
 /** A pie of counts per label with percentages on the slices and a legend. */
-export function SharePieChart({ data, valueName, height = 280 }: SharePieChartProps) {
+export function SharePieChart({ data, valueName, height = CHART_HEIGHTS.pie }: SharePieChartProps) {
   const slices = data
     .filter((slice) => slice.value > 0)
     .map((slice, index) => ({

@@ -1,9 +1,8 @@
 import { COMPARISON, type Event, type Social } from '@wcs/contract';
 import { useId, useState } from 'react';
 import { ChartCard } from '../../components/charts/chart-card';
-import { LineSeriesChart } from '../../components/charts/line-series-chart';
+import { LineSeriesChart, SharePieChart } from '../../components/charts/lazy';
 import { genreColour, seriesColour } from '../../components/charts/palette';
-import { SharePieChart } from '../../components/charts/share-pie-chart';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { errorMessage } from '../../lib/api';

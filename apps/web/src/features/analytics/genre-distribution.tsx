@@ -1,7 +1,6 @@
 import { ChartCard } from '../../components/charts/chart-card';
-import { CountBarChart } from '../../components/charts/count-bar-chart';
+import { CountBarChart, SharePieChart } from '../../components/charts/lazy';
 import { genreColour } from '../../components/charts/palette';
-import { SharePieChart } from '../../components/charts/share-pie-chart';
 import { type AnalyticsFilter, useGenreDistribution } from './queries';
 
 /** Plays per genre for the current filter, as a pie (share) and a bar chart (count). */
@@ -22,6 +21,8 @@ export function GenreDistribution({ filter }: { filter: AnalyticsFilter }) {
       error={query.error}
       onRetry={() => query.refetch()}
       isEmpty={rows.length === 0}
+      // The pie (280 px) over the bars (260 px), side by side from lg.
+      bodyClassName="min-h-[556px] lg:min-h-[280px]"
       emptyText="No genre data available"
     >
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">

@@ -1,5 +1,5 @@
 import { ChartCard } from '../../components/charts/chart-card';
-import { LineSeriesChart } from '../../components/charts/line-series-chart';
+import { LineSeriesChart } from '../../components/charts/lazy';
 import { type ProgressionMetric, progressionPoints } from './lib/progression';
 import { type AnalyticsFilter, type ProgressionEndpoint, useProgression } from './queries';
 
@@ -68,6 +68,7 @@ function ProgressionChart({
       error={query.error}
       onRetry={() => query.refetch()}
       isEmpty={points.length === 0}
+      bodyClassName="min-h-[260px]"
       emptyText={definition.emptyText}
     >
       <LineSeriesChart

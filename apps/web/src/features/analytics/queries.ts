@@ -1,5 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../lib/api';
+import { idParam } from '../../lib/url-params';
 import type { ComparisonType } from './lib/comparison-selection';
 
 /** The specification's limit for the analytics and insights event lists. */
@@ -11,21 +12,27 @@ export interface AnalyticsFilter {
   social_id?: number;
 }
 
-/** GET /events/?limit=500 for the event select and the comparison list. */
-export function useEventOptions() {
-  return useQuery({
+const eventOptionsQuery = () =>
+  queryOptions({
     queryKey: ['events', 'list', { limit: EVENT_OPTIONS_LIMIT }],
     queryFn: ({ signal }) => apiCall('listEvents', { query: { limit: EVENT_OPTIONS_LIMIT } }, { signal }),
   });
+
+/** GET /events/?limit=500 for the event select and the comparison list. */
+export function useEventOptions() {
+  return useQuery(eventOptionsQuery());
 }
 
-/** GET /events/{id}/socials, only once an event is chosen. */
-export function useSocials(eventId: number | null) {
-  return useQuery({
+const socialsOptions = (eventId: number | null) =>
+  queryOptions({
     queryKey: ['events', eventId, 'socials'],
     queryFn: ({ signal }) => apiCall('listSocials', { params: { id: eventId ?? 0 } }, { signal }),
     enabled: eventId !== null,
   });
+
+/** GET /events/{id}/socials, only once an event is chosen. */
+export function useSocials(eventId: number | null) {
+  return useQuery(socialsOptions(eventId));
 }
 
 export type ProgressionEndpoint =
@@ -34,28 +41,63 @@ export type ProgressionEndpoint =
   | 'valenceProgression'
   | 'danceabilityProgression';
 
-export function useProgression(endpoint: ProgressionEndpoint, filter: AnalyticsFilter) {
-  return useQuery({
+const PROGRESSION_ENDPOINTS: readonly ProgressionEndpoint[] = [
+  'bpmProgression',
+  'energyProgression',
+  'valenceProgression',
+  'danceabilityProgression',
+];
+
+const progressionOptions = (endpoint: ProgressionEndpoint, filter: AnalyticsFilter) =>
+  queryOptions({
     queryKey: ['analytics', endpoint, filter],
     queryFn: ({ signal }) => apiCall(endpoint, { query: filter }, { signal }),
-    placeholderData: keepPreviousData,
   });
+
+export function useProgression(endpoint: ProgressionEndpoint, filter: AnalyticsFilter) {
+  return useQuery({ ...progressionOptions(endpoint, filter), placeholderData: keepPreviousData });
 }
 
-export function useGenreDistribution(filter: AnalyticsFilter) {
-  return useQuery({
+const genreDistributionOptions = (filter: AnalyticsFilter) =>
+  queryOptions({
     queryKey: ['analytics', 'genre-distribution', filter],
     queryFn: ({ signal }) => apiCall('genreDistribution', { query: filter }, { signal }),
-    placeholderData: keepPreviousData,
   });
+
+export function useGenreDistribution(filter: AnalyticsFilter) {
+  return useQuery({ ...genreDistributionOptions(filter), placeholderData: keepPreviousData });
 }
 
-/** Over all plays: the endpoint takes no filter. */
-export function useTimeWindowCharacteristics() {
-  return useQuery({
+const timeWindowOptions = () =>
+  queryOptions({
     queryKey: ['analytics', 'time-window-characteristics'],
     queryFn: ({ signal }) => apiCall('timeWindowCharacteristics', undefined, { signal }),
   });
+
+/** Over all plays: the endpoint takes no filter. */
+export function useTimeWindowCharacteristics() {
+  return useQuery(timeWindowOptions());
+}
+
+/**
+ * The route's loader: the screen's first calls start while its code loads, for the event and
+ * night in the URL (the page drops a night that is not one of the event's; then this guess of
+ * the filter was one call too many, nothing worse).
+ */
+export function prefetch(queryClient: QueryClient, url: URL): void {
+  const eventId = idParam(url.searchParams.get('eventId'));
+  const socialId = eventId === null ? null : idParam(url.searchParams.get('socialId'));
+  const filter: AnalyticsFilter = {
+    ...(eventId !== null ? { event_id: eventId } : {}),
+    ...(socialId !== null ? { social_id: socialId } : {}),
+  };
+  void queryClient.prefetchQuery(eventOptionsQuery());
+  if (eventId !== null) void queryClient.prefetchQuery(socialsOptions(eventId));
+  for (const endpoint of PROGRESSION_ENDPOINTS) {
+    void queryClient.prefetchQuery(progressionOptions(endpoint, filter));
+  }
+  void queryClient.prefetchQuery(genreDistributionOptions(filter));
+  void queryClient.prefetchQuery(timeWindowOptions());
 }
 
 /** GET /analytics/compare for the ids the user pressed Compare with (none: nothing is asked). */

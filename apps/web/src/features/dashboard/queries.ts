@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Api } from '@wcs/contract';
 
 /**
@@ -22,9 +22,17 @@ async function fetchAnalyticsOverview(signal: AbortSignal): Promise<AnalyticsOve
   return (await response.json()) as AnalyticsOverview;
 }
 
-export function useAnalyticsOverview() {
-  return useQuery({
+const overviewOptions = () =>
+  queryOptions({
     queryKey: ['analytics', 'overview'],
     queryFn: ({ signal }) => fetchAnalyticsOverview(signal),
   });
+
+export function useAnalyticsOverview() {
+  return useQuery(overviewOptions());
+}
+
+/** The route's loader: the screen's first call starts while its code loads. */
+export function prefetch(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(overviewOptions());
 }

@@ -1,7 +1,7 @@
 import { DOWNLOAD_PRIORITY_COLOURS, type DownloadStatus } from '@wcs/contract';
 import type { BadgeTone } from '../../components/badge';
 
-/** Section 4: priority 200 or more is error, 100 or more is warning, else normal. */
+/** docs/product.md "Downloads queue": priority 200 or more is error, 100 or more is warning, else normal. */
 export function priorityTone(priority: number): BadgeTone {
   if (priority >= DOWNLOAD_PRIORITY_COLOURS.error) return 'error';
   if (priority >= DOWNLOAD_PRIORITY_COLOURS.warning) return 'warning';

@@ -1,8 +1,15 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { DownloadStatus } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
 
-/** Section 9: the queue refreshes every 30 s, 100 entries at most. */
+/** docs/product.md "Limits and constants": the queue refreshes every 30 s, 100 entries at most. */
 export const QUEUE_REFRESH_MS = 30_000;
 export const QUEUE_LIMIT = 100;
 
@@ -13,8 +20,8 @@ export const downloadKeys = {
   preview: ['downloads', 'preview'] as const,
 };
 
-export function useDownloadQueue(status: DownloadStatus | 'all') {
-  return useQuery({
+const queueOptions = (status: DownloadStatus | 'all') =>
+  queryOptions({
     queryKey: downloadKeys.queue(status),
     queryFn: ({ signal }) =>
       apiCall(
@@ -22,19 +29,32 @@ export function useDownloadQueue(status: DownloadStatus | 'all') {
         { query: { limit: QUEUE_LIMIT, ...(status === 'all' ? {} : { status }) } },
         { signal },
       ),
+    staleTime: 0,
+  });
+
+export function useDownloadQueue(status: DownloadStatus | 'all') {
+  return useQuery({
+    ...queueOptions(status),
     refetchInterval: QUEUE_REFRESH_MS,
     placeholderData: keepPreviousData,
-    staleTime: 0,
   });
 }
 
-export function useDownloadStats() {
-  return useQuery({
+const statsOptions = () =>
+  queryOptions({
     queryKey: downloadKeys.stats,
     queryFn: ({ signal }) => apiCall('downloadStats', {}, { signal }),
-    refetchInterval: QUEUE_REFRESH_MS,
     staleTime: 0,
   });
+
+export function useDownloadStats() {
+  return useQuery({ ...statsOptions(), refetchInterval: QUEUE_REFRESH_MS });
+}
+
+/** The route's loader: the screen's first calls start while its code loads (the queue unfiltered). */
+export function prefetch(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(queueOptions('all'));
+  void queryClient.prefetchQuery(statsOptions());
 }
 
 /** What a download run would fetch; loaded when the preview opens, fresh every time. */

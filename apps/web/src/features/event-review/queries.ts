@@ -1,9 +1,16 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { BATCH_DUPLICATE_LIMIT } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
-import { listQuery, type ReviewFilters } from './review-state';
+import { DEFAULT_FILTERS, listQuery, type ReviewFilters } from './review-state';
 
-/** Section 9: the merge dropdown lists up to 1000 existing events. */
+/** docs/product.md "Limits and constants": the merge dropdown lists up to 1000 existing events. */
 export const MERGE_EVENT_LIMIT = 1000;
 
 export const reviewKeys = {
@@ -12,20 +19,31 @@ export const reviewKeys = {
   filterOptions: ['scraper', 'filter-options'] as const,
 };
 
-export function useScrapedEvents(filters: ReviewFilters, page: number) {
-  return useQuery({
+const scrapedEventsOptions = (filters: ReviewFilters, page: number) =>
+  queryOptions({
     queryKey: reviewKeys.list(filters, page),
     queryFn: ({ signal }) => apiCall('listScrapedEvents', { query: listQuery(filters, page) }, { signal }),
-    placeholderData: keepPreviousData,
     staleTime: 0,
   });
+
+export function useScrapedEvents(filters: ReviewFilters, page: number) {
+  return useQuery({ ...scrapedEventsOptions(filters, page), placeholderData: keepPreviousData });
 }
 
-export function useFilterOptions() {
-  return useQuery({
+const filterOptionsQuery = () =>
+  queryOptions({
     queryKey: reviewKeys.filterOptions,
     queryFn: ({ signal }) => apiCall('scraperFilterOptions', {}, { signal }),
   });
+
+export function useFilterOptions() {
+  return useQuery(filterOptionsQuery());
+}
+
+/** The route's loader: the screen's first calls start while its code loads (default filters). */
+export function prefetch(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(scrapedEventsOptions(DEFAULT_FILTERS, 1));
+  void queryClient.prefetchQuery(filterOptionsQuery());
 }
 
 /** Existing events to merge into, loaded when a merge dialog opens. */

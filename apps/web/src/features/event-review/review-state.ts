@@ -53,7 +53,7 @@ export interface ReviewTag {
 }
 
 /**
- * Section 4: green approved, red rejected, grey any other action, amber unreviewed with potential
+ * docs/product.md "Event review": green approved, red rejected, grey any other action, amber unreviewed with potential
  * duplicates, blue unreviewed without.
  */
 export function reviewTag(
@@ -79,7 +79,7 @@ export function reviewTag(
   return { label: 'Unreviewed', tone: 'info', borderClass: 'border-l-info' };
 }
 
-/** Section 5: review actions only for unreviewed events whose start date could be parsed. */
+/** docs/product.md "Event review": review actions only for unreviewed events whose start date could be parsed. */
 export function canReview(event: Pick<ScrapedEvent, 'is_reviewed' | 'start_date'>): boolean {
   return !event.is_reviewed && event.start_date !== null;
 }

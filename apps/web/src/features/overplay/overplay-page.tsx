@@ -3,7 +3,7 @@ import { Flame, Leaf, Sprout, TrendingUp } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { ChartCard } from '../../components/charts/chart-card';
-import { LineSeriesChart } from '../../components/charts/line-series-chart';
+import { LineSeriesChart } from '../../components/charts/lazy';
 import { formatMonth } from '../../components/charts/palette';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
@@ -91,7 +91,10 @@ function OverplayWarnings({
         </div>
 
         {warnings.isPending ? (
-          <Loading label="Loading overplay warnings..." />
+          // The room of a full list (50 songs fill it), so the Play Trend below does not jump.
+          <div className="flex min-h-[36rem] items-start justify-center">
+            <Loading label="Loading overplay warnings..." />
+          </div>
         ) : warnings.isError ? (
           <ErrorCard
             title="Could not load the overplay warnings"
@@ -287,6 +290,10 @@ function FreshSongsPool() {
         ) : (
           <ul
             aria-label="Fresh songs"
+            // Its entries are text, nothing to tab to: the list itself takes focus so the keyboard
+            // can scroll it (axe: scrollable-region-focusable).
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+            tabIndex={0}
             className="grid max-h-[40rem] grid-cols-1 gap-2 overflow-y-auto md:grid-cols-2"
           >
             {songs.map((song) => (

@@ -203,6 +203,7 @@ function YearSection({
         {year.nights.map((night) => (
           <NightGroup
             key={night.night}
+            yearTitleId={titleId}
             night={night.night}
             playlists={night.playlists}
             selected={selected}
@@ -216,12 +217,15 @@ function YearSection({
 }
 
 function NightGroup({
+  yearTitleId,
   night,
   playlists,
   selected,
   onToggle,
   isDisabled,
 }: {
+  /** The year's heading: a night is named with its year ('2024 Saturday'), as each year has one. */
+  yearTitleId: string;
   night: string;
   playlists: readonly ImportPlaylist[];
   selected: ReadonlySet<string>;
@@ -230,7 +234,7 @@ function NightGroup({
 }) {
   const titleId = useId();
   return (
-    <section aria-labelledby={titleId} className="space-y-2">
+    <section aria-labelledby={`${yearTitleId} ${titleId}`} className="space-y-2">
       <h4 id={titleId} className="font-semibold text-base-content/80 text-sm uppercase tracking-wide">
         {night}
       </h4>

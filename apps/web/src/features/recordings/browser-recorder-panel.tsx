@@ -15,12 +15,9 @@ import {
   UNSUPPORTED_TEXT,
 } from '../../lib/recorder';
 import { useSettings } from '../../lib/settings';
-import { useEventOptions } from './queries';
+import { RECORDER_EVENT_LIMIT, useEventOptions } from './queries';
 import { formatTimeOfDay } from './recording-status';
 import { useBrowserRecorder } from './use-browser-recorder';
-
-/** Section 9: the recorder's event dropdown lists up to 50 events. */
-const RECORDER_EVENT_LIMIT = 50;
 
 const STATUS_BADGES: Record<RecorderStatus, { label: string; tone: BadgeTone }> = {
   idle: { label: 'Idle', tone: 'ghost' },

@@ -1,6 +1,14 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { RECORDING, RECORDING_SOURCE_BROWSER } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
+import { settingsOptions } from '../../lib/settings';
 
 /** Query keys of this screen; everything under 'recordings' is refreshed after a change. */
 export const recordingKeys = {
@@ -14,9 +22,8 @@ export const recordingKeys = {
 /** Events for a dropdown, newest first (50 for the recorder, 100 for Assign Event). */
 export const eventListKey = (limit: number) => ['events', 'list', { limit }] as const;
 
-/** The recordings list: 100 newest, or only the unprocessed ones. */
-export function useRecordings(isUnprocessedOnly: boolean) {
-  return useQuery({
+const recordingsOptions = (isUnprocessedOnly: boolean) =>
+  queryOptions({
     queryKey: recordingKeys.list(isUnprocessedOnly),
     queryFn: ({ signal }) =>
       apiCall(
@@ -24,18 +31,24 @@ export function useRecordings(isUnprocessedOnly: boolean) {
         { query: { limit: 100, ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}) } },
         { signal },
       ),
-    placeholderData: keepPreviousData,
     // A freshly uploaded recording is processed in the background: keep the list current.
     staleTime: 0,
   });
+
+/** The recordings list: 100 newest, or only the unprocessed ones. */
+export function useRecordings(isUnprocessedOnly: boolean) {
+  return useQuery({ ...recordingsOptions(isUnprocessedOnly), placeholderData: keepPreviousData });
 }
 
-export function useRecordingStats() {
-  return useQuery({
+const recordingStatsOptions = () =>
+  queryOptions({
     queryKey: recordingKeys.stats,
     queryFn: ({ signal }) => apiCall('recordingStats', {}, { signal }),
     staleTime: 0,
   });
+
+export function useRecordingStats() {
+  return useQuery(recordingStatsOptions());
 }
 
 export function useRecording(id: number | null) {
@@ -52,9 +65,8 @@ export function localMidnightIso(now: Date = new Date()): string {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
 }
 
-/** Today's recordings made in the browser, refreshed every 30 s. */
-export function useTodayRecordings(since: string) {
-  return useQuery({
+const todayRecordingsOptions = (since: string) =>
+  queryOptions({
     queryKey: recordingKeys.today(since),
     queryFn: ({ signal }) =>
       apiCall(
@@ -62,16 +74,34 @@ export function useTodayRecordings(since: string) {
         { query: { source: RECORDING_SOURCE_BROWSER, since, limit: 100 } },
         { signal },
       ),
-    refetchInterval: RECORDING.todayRefreshMs,
     staleTime: 0,
   });
+
+/** Today's recordings made in the browser, refreshed every 30 s. */
+export function useTodayRecordings(since: string) {
+  return useQuery({ ...todayRecordingsOptions(since), refetchInterval: RECORDING.todayRefreshMs });
 }
 
-export function useEventOptions(limit: number) {
-  return useQuery({
+const eventOptionsQuery = (limit: number) =>
+  queryOptions({
     queryKey: eventListKey(limit),
     queryFn: ({ signal }) => apiCall('listEvents', { query: { limit } }, { signal }),
   });
+
+export function useEventOptions(limit: number) {
+  return useQuery(eventOptionsQuery(limit));
+}
+
+/** docs/product.md "Limits and constants": the recorder's event dropdown lists up to 50 events (Assign Event asks for 100). */
+export const RECORDER_EVENT_LIMIT = 50;
+
+/** The route's loader: the screen's first calls start while its code loads. */
+export function prefetch(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(recordingsOptions(false));
+  void queryClient.prefetchQuery(recordingStatsOptions());
+  void queryClient.prefetchQuery(todayRecordingsOptions(localMidnightIso()));
+  void queryClient.prefetchQuery(eventOptionsQuery(RECORDER_EVENT_LIMIT));
+  void queryClient.prefetchQuery(settingsOptions());
 }
 
 export function useAssignEvent() {

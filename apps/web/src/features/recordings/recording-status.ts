@@ -3,7 +3,7 @@ import type { BadgeTone } from '../../components/badge';
 
 export type RecordingStatusLabel = 'Failed' | 'Completed' | 'Processing...';
 
-/** Section 4: Failed with an error message, else Completed when processed, else 'Processing...'. */
+/** docs/product.md "Recordings": Failed with an error message, else Completed when processed, else 'Processing...'. */
 export function recordingStatus(recording: Pick<Recording, 'error_message' | 'processed'>): {
   label: RecordingStatusLabel;
   tone: BadgeTone;
@@ -51,7 +51,7 @@ export function formatTimeOfDay(iso: string): string {
   return date.toLocaleTimeString('de-DE', { hour: '2-digit', minute: '2-digit' });
 }
 
-/** The confirmation of section 5 before a recording is deleted. */
+/** The confirmation (docs/product.md "Recordings") before a recording is deleted. */
 export function deleteConfirmation(filename: string): string {
   return (
     `Delete the recording "${filename}"?\n\n` +

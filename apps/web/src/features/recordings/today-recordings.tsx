@@ -15,7 +15,7 @@ import {
 } from './queries';
 import { deleteConfirmation, formatMegabytes, formatMinutes, formatTimeOfDay } from './recording-status';
 
-/** Section 9: the Assign Event dropdown lists up to 100 events. */
+/** docs/product.md "Limits and constants": the Assign Event dropdown lists up to 100 events. */
 const ASSIGN_EVENT_LIMIT = 100;
 
 /** Today's recordings made in this browser (source web_browser), refreshed every 30 s. */

@@ -7,7 +7,8 @@ import {
   type RecognizedSongItem,
   type RecorderSnapshot,
 } from '../../lib/recorder';
-import { RecordingSocket } from '../../lib/socket';
+import type { RecordingSocket } from '../../lib/socket';
+import { SOCKET_FAILED_TEXT } from '../../lib/socket-texts';
 import { recordingKeys } from './queries';
 
 let pageRecorder: BrowserRecorder | undefined;
@@ -66,26 +67,42 @@ export function useBrowserRecorder() {
       return;
     }
     setLive({ isConnected: false, error: null, recentSongs: [] });
-    const socket = new RecordingSocket(sessionId, {
-      onConnectionChange: (isConnected) =>
-        setLive((previous) => ({ ...previous, isConnected, error: isConnected ? null : previous.error })),
-      onError: (error) => setLive((previous) => ({ ...previous, error })),
-      onMessage: (message) => {
-        if (message.type === 'song_recognized') {
-          const { title, artist, timestamp, confidence } = message.data;
-          setLive((previous) => ({
-            ...previous,
-            recentSongs: addRecentSong(previous.recentSongs, { title, artist, timestamp, confidence }),
-          }));
-        }
-        if (message.type === 'status' || message.type === 'song_recognized') {
-          void queryClient.invalidateQueries({ queryKey: recordingKeys.all });
-        }
-        if (message.type === 'error') console.warn('Live socket error:', message.data.message);
-      },
-    });
-    socket.connect();
-    return () => socket.close();
+    // The socket's module (with zod, which checks every message) loads only for a live session,
+    // so the screen itself paints without it.
+    let socket: RecordingSocket | null = null;
+    let isClosed = false;
+    const connect = (Socket: typeof RecordingSocket) => {
+      if (isClosed) return;
+      socket = new Socket(sessionId, {
+        onConnectionChange: (isConnected) =>
+          setLive((previous) => ({ ...previous, isConnected, error: isConnected ? null : previous.error })),
+        onError: (error) => setLive((previous) => ({ ...previous, error })),
+        onMessage: (message) => {
+          if (message.type === 'song_recognized') {
+            const { title, artist, timestamp, confidence } = message.data;
+            setLive((previous) => ({
+              ...previous,
+              recentSongs: addRecentSong(previous.recentSongs, { title, artist, timestamp, confidence }),
+            }));
+          }
+          if (message.type === 'status' || message.type === 'song_recognized') {
+            void queryClient.invalidateQueries({ queryKey: recordingKeys.all });
+          }
+          if (message.type === 'error') console.warn('Live socket error:', message.data.message);
+        },
+      });
+      socket.connect();
+    };
+    import('../../lib/socket')
+      .then((module) => connect(module.RecordingSocket))
+      .catch((error: unknown) => {
+        console.error('Could not load the live socket', error);
+        if (!isClosed) setLive((previous) => ({ ...previous, error: SOCKET_FAILED_TEXT }));
+      });
+    return () => {
+      isClosed = true;
+      socket?.close();
+    };
   }, [sessionId, queryClient]);
 
   // Each acknowledged chunk changes the recording's counts: refresh the lists below the panel.

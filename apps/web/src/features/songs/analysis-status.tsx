@@ -35,6 +35,8 @@ export function AnalysisStatusCard() {
       </p>
     );
   }
+  // The card's usual height is held while the status loads, so the list below does not move.
+  if (status.isPending) return <div className="skeleton h-24 w-full" aria-hidden="true" />;
   if (!data || data.total_songs === 0) return null;
 
   const isBusy = data.pending > 0;

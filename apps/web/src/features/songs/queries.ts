@@ -1,16 +1,26 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { apiCall } from '../../lib/api';
-import { type SongFilters, songListQuery } from './lib/song-filters';
+import { NO_FILTERS, type SongFilters, songListQuery } from './lib/song-filters';
+
+const songsOptions = (filters: SongFilters, page: number) => {
+  const query = songListQuery(filters, page);
+  return queryOptions({
+    queryKey: ['songs', 'list', query],
+    queryFn: ({ signal }) => apiCall('listSongs', { query }, { signal }),
+  });
+};
 
 /** One page of GET /songs/ with the server-side filters (genre, age, file status). */
 export function useSongs(filters: SongFilters, page: number) {
-  const query = songListQuery(filters, page);
-  return useQuery({
-    queryKey: ['songs', 'list', query],
-    queryFn: ({ signal }) => apiCall('listSongs', { query }, { signal }),
-    // Keep the current page on screen while the next one loads.
-    placeholderData: keepPreviousData,
-  });
+  // Keep the current page on screen while the next one loads.
+  return useQuery({ ...songsOptions(filters, page), placeholderData: keepPreviousData });
 }
 
 /** GET /analytics/song-performance/{id}: totals, plays per month and the play history. */
@@ -33,15 +43,26 @@ export function useSpotifyPopularity(songId: number) {
 export const ANALYSIS_BUSY_REFRESH_MS = 3_000;
 export const ANALYSIS_IDLE_REFRESH_MS = 60_000;
 
+const analysisStatusOptions = () =>
+  queryOptions({
+    queryKey: ['analysis', 'status'],
+    queryFn: ({ signal }) => apiCall('analysisStatus', {}, { signal }),
+    staleTime: 0,
+  });
+
 /** GET /analysis/status: analysed, pending, failed and outdated counts, and the last failures. */
 export function useAnalysisStatus() {
   return useQuery({
-    queryKey: ['analysis', 'status'],
-    queryFn: ({ signal }) => apiCall('analysisStatus', {}, { signal }),
+    ...analysisStatusOptions(),
     refetchInterval: (query) =>
       (query.state.data?.pending ?? 0) > 0 ? ANALYSIS_BUSY_REFRESH_MS : ANALYSIS_IDLE_REFRESH_MS,
-    staleTime: 0,
   });
+}
+
+/** The route's loader: the screen's first calls start while its code loads (page 1, no filter). */
+export function prefetch(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(songsOptions(NO_FILTERS, 0));
+  void queryClient.prefetchQuery(analysisStatusOptions());
 }
 
 /** POST /analysis/analyze-outdated: queues every song the current analyser has not done. */

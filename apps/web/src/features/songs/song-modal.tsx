@@ -3,7 +3,7 @@ import { CalendarDays, Music, Repeat } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '../../components/badge';
 import { ChartCard } from '../../components/charts/chart-card';
-import { LineSeriesChart } from '../../components/charts/line-series-chart';
+import { LineSeriesChart } from '../../components/charts/lazy';
 import { formatMonth } from '../../components/charts/palette';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';

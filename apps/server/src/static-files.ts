@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { Config } from './config.js';
+
+/** Content-hashed build output (Vite's `assets/`): a new build gives every changed file a new name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** index.html, sw.js, the manifest: always asked again, answered 304 while the ETag holds. */
+const REVALIDATE = 'no-cache';
+/** JSON (and any text) smaller than this travels as is: the headers would cost more than they save. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/**
+ * Routes whose bodies must not pass through the compression hooks: the multipart upload (audio,
+ * read as a stream by its handler) and the live WebSocket (the upgrade is no HTTP body).
+ */
+function isUncompressedRoute(routeOptions: RouteOptions): boolean {
+  const socket = routeOptions as { websocket?: boolean; wsHandler?: unknown };
+  if (socket.websocket === true || socket.wsHandler !== undefined) return true;
+  const consumes = (routeOptions.schema as { consumes?: unknown } | undefined)?.consumes;
+  return Array.isArray(consumes) && consumes.includes('multipart/form-data');
+}
+
+/**
+ * Compression of responses, the built web app and the single-page app's fallback. Register it
+ * before the API routes: @fastify/compress hooks into the routes registered after it.
+ *
+ * - API responses of 1 KB and more are compressed (br, else gzip) by `accept-encoding`; request
+ *   bodies are never decompressed (the API takes no compressed bodies, as before).
+ * - Files of the build are sent precompressed (`x.js.br`, `x.js.gz`, written by the web build)
+ *   with `content-encoding` chosen by `accept-encoding`; `assets/` are cached for a year as
+ *   immutable, everything else (index.html, sw.js, the manifest) is revalidated on every use.
+ * - Unknown `/api` paths and non-GET requests are 404 JSON; other GETs are client routes and get
+ *   index.html; without a build, they get 503 with what to do.
+ */
+export async function registerStaticFiles(
+  app: FastifyInstance,
+  config: Pick<Config, 'webDistDir'>,
+): Promise<void> {
+  // Added before the compression plugin's own onRoute hook, so it sees `compress: false`.
+  app.addHook('onRoute', (routeOptions) => {
+    if (isUncompressedRoute(routeOptions)) routeOptions.compress = false;
+  });
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    globalDecompression: false,
+  });
+
+  const root = config.webDistDir;
+  const indexHtml = path.join(root, 'index.html');
+  const hasWebApp = existsSync(indexHtml);
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      // One route per file of the build (read at start), so the API's 404s stay JSON.
+      wildcard: false,
+      // The .br and .gz siblings are reached through their file's route, never by their own name.
+      globIgnore: ['**/*.br', '**/*.gz'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const relative = path.relative(root, filePath).split(path.sep).join('/');
+        reply.header('cache-control', relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
+      return reply.status(404).send({ message: `No such API call: ${request.method} ${url}` });
+    }
+    if (!hasWebApp) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send(`The web app is not built (${indexHtml} is missing). Run "npm start", which builds it.`);
+    }
+    // Single-page app: every other path is a client-side route.
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,73 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { SIDEBAR_ENTRIES } from './pages/app-shell.js';
+
+/**
+ * axe-core on every screen of the app, filled with the demo data (so lists, tables, badges and
+ * charts are there to check), in the light and the dark theme. A serious or critical violation
+ * fails the test, listed with the rule, the elements and what axe says to fix.
+ */
+const SCREENS = [
+  ...SIDEBAR_ENTRIES,
+  { label: 'Event Review', path: '/events/review' },
+  { label: 'Playlist Import', path: '/playlists/import' },
+] as const;
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+function describeViolations(violations: Violation[]): string {
+  return violations
+    .map((violation) => {
+      const nodes = violation.nodes.slice(0, 5).map((node) => {
+        const summary = (node.failureSummary ?? '').split('\n').map((line) => `      ${line}`);
+        return [`    - ${node.target.join(' ')}`, `      ${node.html.slice(0, 200)}`, ...summary].join('\n');
+      });
+      const more = violation.nodes.length > 5 ? [`    ... and ${violation.nodes.length - 5} more`] : [];
+      return [
+        `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} elements)`,
+        `    ${violation.helpUrl}`,
+        ...nodes,
+        ...more,
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** The screen with its data: no spinner left, and every chart scrolled into view and drawn. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('main .loading')).toHaveCount(0, { timeout: 15_000 });
+  // Charts draw when they come near the viewport: scroll through the page so axe sees them too.
+  const height = Number(await page.evaluate('document.body.scrollHeight'));
+  const step = (page.viewportSize()?.height ?? 720) / 2;
+  for (let y = 0; y < height; y += step) {
+    await page.mouse.wheel(0, step);
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('main .loading')).toHaveCount(0, { timeout: 15_000 });
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`accessibility, ${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    for (const screen of SCREENS) {
+      test(`${screen.label} (${screen.path}) has no serious or critical axe violation`, async ({ page }) => {
+        await page.goto(screen.path);
+        await expect(page.getByRole('main')).toBeVisible();
+        await settle(page);
+
+        const results = await new AxeBuilder({ page }).analyze();
+        const failing = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
+        const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ''));
+        if (minor.length > 0) {
+          console.log(`${screen.path} (${colorScheme}), not failing:\n${describeViolations(minor)}`);
+        }
+        expect(describeViolations(failing), `serious or critical violations on ${screen.path}`).toBe('');
+      });
+    }
+  });
+}
