@@ -33,7 +33,7 @@ module.exports = {
       comment: 'db, providers, audio, analysis and the small shared modules sit below the services.',
       severity: 'error',
       from: {
-        path: `${server}(db|providers|audio|analysis|types)/|${server}(config|text|processes)\\.ts$`,
+        path: `${server}(db|providers|audio|analysis|types)/|${server}(config|text|processes|zoned-time)\\.ts$`,
         pathNot: testFiles,
       },
       to: {

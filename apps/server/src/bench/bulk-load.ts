@@ -4,8 +4,8 @@ import type { Db } from '../db/client.js';
 import { events, recordings, scrapedEvents, socials, songs, spotifyPopularityHistory } from '../db/schema.js';
 import type { DemoPlan } from '../demo/generate.js';
 import { eventRows, recordingRows, scrapedEventRows, songRows, writePlaceholderFiles } from '../demo/seed.js';
-import { zoneOffsetMs } from '../demo/zoned-time.js';
 import { socialNameFor } from '../services/plays.js';
+import { zoneOffsetMs } from '../zoned-time.js';
 
 /**
  * Loads a large plan (a million plays) into an empty database fast, for the API benchmark: the

@@ -1,6 +1,7 @@
 import { GENRES, type Genre, TIME_WINDOWS, type TimeWindow } from '@wcs/contract';
 import { DEMO_VERSION_PREFIX } from '../db/schema.js';
 import { songSearchKey } from '../text.js';
+import { addDays, dateMs, isoDate, zonedToUtc, zoneOffsetMs } from '../zoned-time.js';
 import { clamp, Random, WeightedSampler } from './random.js';
 import {
   ADJECTIVES,
@@ -20,7 +21,6 @@ import {
   VERBS,
   VERSIONS,
 } from './words.js';
-import { addDays, dateMs, isoDate, zonedToUtc, zoneOffsetMs } from './zoned-time.js';
 
 /**
  * The demo data generator: a seeded plan of a DJ's library and three years of nights, made of

@@ -14,6 +14,7 @@
  * one history session; any other as one playlist.
  */
 
+import { wallTimeAt } from '../../zoned-time.js';
 import { pickList } from './lists.js';
 import { fileStem, fileUrlToPath, isAbsolutePath } from './paths.js';
 import { decodeText } from './text-input.js';
@@ -25,7 +26,6 @@ import {
   nextDay,
   pad2,
   validDate,
-  wallTimeAt,
   zoneOption,
 } from './time.js';
 import type {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { wallTimeAt } from '../../zoned-time.js';
 import { keyNameOfTraktorIndex, traktorKeyIndex } from './keys.js';
 import { fileUrlToPath, pathToFileUrl, percentDecode } from './paths.js';
 import { decodeText } from './text-input.js';
-import { isoOfWallTime, parseDateTime, wallTimeAt } from './time.js';
+import { isoOfWallTime, parseDateTime } from './time.js';
 
 describe('wall times and zones', () => {
   it('reads a wall time in a zone, daylight saving included', () => {

@@ -4,73 +4,21 @@
  * VirtualDJ `<time>`, most CSV). The second kind is turned into an instant with the IANA zone the
  * caller gives, daylight saving included. Every instant leaves as ISO 8601 in UTC, to the second.
  */
+import { type WallTime, wallAsUtcMs, wallTimeAt, zoneOffsetMs } from '../../zoned-time.js';
 import { DjFormatError } from './types.js';
-
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The formatter for `timeZone`; a DjFormatError for a zone the runtime does not know. */
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      });
-    } catch {
-      throw new DjFormatError(
-        null,
-        `Unknown time zone '${timeZone}': give an IANA name such as 'Europe/Paris'.`,
-      );
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
 
 /** The `timeZone` option, 'UTC' when absent; a DjFormatError at once for a zone the runtime does not know. */
 export function zoneOption(timeZone: string | undefined): string {
   const zone = timeZone ?? 'UTC';
-  formatterFor(zone);
+  try {
+    wallTimeAt(0, zone);
+  } catch {
+    throw new DjFormatError(null, `Unknown time zone '${zone}': give an IANA name such as 'Europe/Paris'.`);
+  }
   return zone;
 }
 
-/** The wall clock in `timeZone` at the instant `ms` (milliseconds since 1970 UTC). */
-export function wallTimeAt(ms: number, timeZone: string): WallTime {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(new Date(ms))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-
 const DAY_MS = 86_400_000;
-
-function wallAsUtcMs(wall: WallTime): number {
-  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-}
 
 /**
  * The instant at which the wall clock in `timeZone` shows `wall`. In the hour skipped when
@@ -79,7 +27,7 @@ function wallAsUtcMs(wall: WallTime): number {
  */
 export function instantOfWallTime(wall: WallTime, timeZone: string): number {
   const asUtc = wallAsUtcMs(wall);
-  const offsetAt = (ms: number) => wallAsUtcMs(wallTimeAt(ms, timeZone)) - Math.floor(ms / 1000) * 1000;
+  const offsetAt = (ms: number) => zoneOffsetMs(ms, timeZone);
   // The instant lies within a day of `asUtc`, and zones change offset at most once in two days:
   // the offsets a day before and a day after are the only candidates.
   const before = offsetAt(asUtc - DAY_MS);

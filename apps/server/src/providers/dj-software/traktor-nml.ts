@@ -19,9 +19,10 @@
  * Any playlist whose entries carry that data is read as a history session.
  */
 import { createHash } from 'node:crypto';
+import { wallTimeAt } from '../../zoned-time.js';
 import { keyNameOfTraktorIndex, traktorKeyIndex } from './keys.js';
 import { fileStem } from './paths.js';
-import { dateOf, isoOfWallTime, validDate, wallTimeAt, zoneOption } from './time.js';
+import { dateOf, isoOfWallTime, validDate, zoneOption } from './time.js';
 import type {
   DjFormatReader,
   DjFormatWriter,

@@ -15,7 +15,8 @@
  * taken as one. The database has no playlists and no history: those live in 'History/*.m3u'
  * (see m3u.ts) and 'Playlists/' or 'My Lists/'.
  */
-import { dateOf, wallTimeAt, zoneOption } from './time.js';
+import { wallTimeAt } from '../../zoned-time.js';
+import { dateOf, zoneOption } from './time.js';
 import type { DjFormatReader, DjLibrary, DjReadOptions, DjTrack } from './types.js';
 import { compactTrack, count, positive, stars, text } from './values.js';
 import { attr, child, children, parseXmlRoot } from './xml.js';

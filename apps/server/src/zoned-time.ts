@@ -1,6 +1,7 @@
 /**
- * Wall-clock time in an IANA time zone, for generated nights: "22:40 in Europe/Berlin on
- * 2025-03-08" as an instant, and back. Intl only, no time zone library.
+ * Wall-clock time in an IANA time zone: "22:40 in Europe/Berlin on 2025-03-08" as an instant, and
+ * back, for the demo's generated nights and the times in DJ software files. Intl only, no time
+ * zone library.
  */
 
 const MINUTE_MS = 60_000;
@@ -24,19 +25,43 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/** A wall clock reading. */
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/**
+ * The wall clock in `timeZone` at the instant `utcMs` (milliseconds since 1970 UTC). A zone the
+ * runtime does not know throws a RangeError.
+ */
+export function wallTimeAt(utcMs: number, timeZone: string): WallTime {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(timeZone).formatToParts(new Date(utcMs))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** A wall time's fields read as if they were UTC, in milliseconds. */
+export function wallAsUtcMs(wall: WallTime): number {
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+}
+
 /** The zone's offset from UTC at an instant, in milliseconds (local = UTC + offset). */
 export function zoneOffsetMs(utcMs: number, timeZone: string): number {
-  const parts = formatter(timeZone).formatToParts(new Date(utcMs));
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value);
-  const asUtc = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return asUtc - Math.floor(utcMs / 1000) * 1000;
+  return wallAsUtcMs(wallTimeAt(utcMs, timeZone)) - Math.floor(utcMs / 1000) * 1000;
 }
 
 /** Milliseconds of a calendar date's midnight read as UTC ('2025-03-08' -> Date.UTC(2025, 2, 8)). */
