@@ -127,6 +127,8 @@ async function removePartialUploads(root: string, before: number): Promise<numbe
 
 interface Orphans {
   reattached: number;
+  /** Claimed files still missing once re-attachments are done. */
+  missing: number;
   duplicates: number;
   lost: number;
   lostDir: string | null;
@@ -139,7 +141,7 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
     ),
   );
   const lostDir = path.join(root, LOST_AND_FOUND_DIR, startedAt.toISOString().replaceAll(':', '-'));
-  const result: Orphans = { reattached: 0, duplicates: 0, lost: 0, lostDir: null };
+  const result: Orphans = { reattached: 0, missing: 0, duplicates: 0, lost: 0, lostDir: null };
   // Which claimed files are really there, so a re-attachment never replaces a present file.
   const claimedFileExists = new Set<string>();
   for (const file of claimed) {
@@ -200,6 +202,8 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
     const relative = path.join(folder, name);
     if ((await sha256Of(insideRoot(root, relative))) !== row.sha256) return false;
     await db.update(recordingChunks).set({ filePath: relative }).where(eq(recordingChunks.id, row.id));
+    claimed.delete(row.filePath);
+    claimed.add(relative);
     claimedFileExists.add(relative);
     result.reattached += 1;
     return true;
@@ -249,18 +253,10 @@ async function settleOrphans(db: Db, root: string, startedAt: Date, before: numb
         break;
     }
   }
+  // Each claimed file was looked at once above; what is still not there is missing.
+  result.missing = [...claimed].filter((file) => !claimedFileExists.has(file)).length;
   if (result.lostDir) await fsyncDir(root);
   return result;
-}
-
-async function countMissing(db: Db, root: string): Promise<number> {
-  const rows = await db.select({ filePath: recordingChunks.filePath }).from(recordingChunks);
-  let missing = 0;
-  for (const row of rows) {
-    const file = insideRootOrNull(root, row.filePath);
-    if (!file || !(await exists(file))) missing += 1;
-  }
-  return missing;
 }
 
 export interface RecoveryOptions {
@@ -285,7 +281,6 @@ export async function recoverRecordingFiles(
   const migrated = await migrateSessionFolders(db, root);
   const partialRemoved = await removePartialUploads(root, before);
   const orphans = await settleOrphans(db, root, startedAt, before);
-  const missingFiles = await countMissing(db, root);
   return {
     migrated,
     partialRemoved,
@@ -293,7 +288,7 @@ export async function recoverRecordingFiles(
     duplicatesRemoved: orphans.duplicates,
     lostAndFound: orphans.lost,
     lostAndFoundDir: orphans.lostDir,
-    missingFiles,
+    missingFiles: orphans.missing,
   };
 }
 
