@@ -53,3 +53,13 @@ export function chunkUpload({ audio, contentType, ...metadata }: ChunkUpload) {
     },
   ]);
 }
+
+/** `app.inject` options of POST /api/recordings/upload with a multipart body (from `multipart` or `chunkUpload`). */
+export function uploadInject({ body, contentType }: { body: Buffer; contentType: string }) {
+  return {
+    method: 'POST' as const,
+    url: '/api/recordings/upload',
+    payload: body,
+    headers: { 'content-type': contentType },
+  };
+}

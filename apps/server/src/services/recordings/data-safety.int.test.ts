@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingChunks, recordings } from '../../db/schema.js';
-import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../../test/audio.js';
+import { type ChunkUpload, chunkUpload, multipart, sineWav, uploadInject } from '../../test/audio.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { recoverRecordingFiles } from './recording-recovery.js';
 
@@ -22,15 +22,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const upload = (chunk: ChunkUpload) => {
-  const { body, contentType } = chunkUpload(chunk);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/recordings/upload',
-    payload: body,
-    headers: { 'content-type': contentType },
-  });
-};
+const upload = (chunk: ChunkUpload) => t.app.inject(uploadInject(chunkUpload(chunk)));
 
 /** Every file under a folder, relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -129,19 +121,14 @@ describe('3. text PostgreSQL cannot store', () => {
   });
 
   it('a NUL in an upload filename is refused or stored without it, never a 500', async () => {
-    const { body, contentType } = multipart([
+    const body = multipart([
       {
         name: 'metadata',
         value: JSON.stringify({ session_id: 'nul-name', chunk_number: 0, duration_seconds: 1 }),
       },
       { name: 'audio_file', value: sineWav(1), filename: 'a\u0000b.wav', contentType: 'audio/wav' },
     ]);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/recordings/upload',
-      payload: body,
-      headers: { 'content-type': contentType },
-    });
+    const response = await t.app.inject(uploadInject(body));
     expect(response.statusCode).toBeLessThan(500);
   });
 });

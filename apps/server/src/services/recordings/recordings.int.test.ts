@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
-import { type ChunkUpload, chunkUpload, multipart, sineWav } from '../../test/audio.js';
+import { type ChunkUpload, chunkUpload, multipart, sineWav, uploadInject } from '../../test/audio.js';
 import { createTestApp } from '../../test/harness.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -16,24 +16,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const upload = (chunk: ChunkUpload) => {
-  const { body, contentType } = chunkUpload(chunk);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/recordings/upload',
-    payload: body,
-    headers: { 'content-type': contentType },
-  });
-};
-const rawUpload = (fields: Parameters<typeof multipart>[0]) => {
-  const { body, contentType } = multipart(fields);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/recordings/upload',
-    payload: body,
-    headers: { 'content-type': contentType },
-  });
-};
+const upload = (chunk: ChunkUpload) => t.app.inject(uploadInject(chunkUpload(chunk)));
+const rawUpload = (fields: Parameters<typeof multipart>[0]) => t.app.inject(uploadInject(multipart(fields)));
 /** The chunk files of a session's recording: <recordings>/<recording_id>/ (none when it has no recording). */
 const sessionFiles = async (sessionId: string) => {
   const [row] = await t.deps.db
