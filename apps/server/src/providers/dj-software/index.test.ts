@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { DJ_FORMATS, DJ_READERS, DJ_WRITERS, type DjLibrary, detectDjFormat } from './index.js';
 
 const fixturesDir = path.join(import.meta.dirname, 'fixtures');
+const SQL = await initSqlJs();
 const fixture = (name: string) => readFileSync(path.join(fixturesDir, name));
 
 describe('detectDjFormat', () => {
@@ -46,7 +48,42 @@ describe('detectDjFormat', () => {
     expect(detectDjFormat('Friday.crate', version('1.0/Serato ScratchLive Crate'))).toBe('serato-crate');
     expect(detectDjFormat('x.bin', version('1.0/Serato ScratchLive Crate'))).toBe('serato-crate');
     expect(detectDjFormat('42.session', version('1.0/Serato Scratch LIVE Review'))).toBe('serato-session');
-    expect(detectDjFormat('database V2', version('2.0/Serato Scratch LIVE Database'))).toBeNull();
+    expect(detectDjFormat('database V2', version('2.0/Serato Scratch LIVE Database'))).toBe(
+      'serato-database',
+    );
+    expect(detectDjFormat('x.bin', version('2.0/Serato Scratch LIVE Database'))).toBe('serato-database');
+  });
+
+  it('tells Engine DJ and Mixxx databases apart by file name, else by the tables the first page shows', () => {
+    const header = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]);
+    expect(detectDjFormat('Engine Library/Database2/m.db', header)).toBe('engine-dj');
+    expect(detectDjFormat('hm.db', header)).toBe('engine-dj');
+    expect(detectDjFormat('mixxxdb.sqlite', header)).toBe('mixxx');
+    expect(detectDjFormat('backup.db', header)).toBeNull();
+    const database = (schema: string) => {
+      const db = new SQL.Database();
+      db.run(schema);
+      const bytes = Buffer.from(db.export());
+      db.close();
+      return bytes.subarray(0, 4096);
+    };
+    expect(
+      detectDjFormat(
+        'engine backup.db',
+        database(
+          'CREATE TABLE Track (id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE PlaylistEntity (id INTEGER PRIMARY KEY, listId INTEGER);',
+        ),
+      ),
+    ).toBe('engine-dj');
+    expect(
+      detectDjFormat(
+        'mixxx copy.db',
+        database(
+          'CREATE TABLE library (id INTEGER PRIMARY KEY); CREATE TABLE track_locations (id INTEGER PRIMARY KEY, location TEXT);',
+        ),
+      ),
+    ).toBe('mixxx');
+    expect(detectDjFormat('mixxxdb.sqlite', 'SQLite format 3 as text')).toBeNull();
   });
 
   it('reads M3U by content too, and leaves unknown files alone', () => {

@@ -1,8 +1,9 @@
 /**
  * Musical keys. Files keep the key as written ('8A' Camelot, '1m' Open Key, 'Am' or 'F#m'), and
- * so does `DjTrack.musicalKey`. Only Traktor also stores a number (`MUSICAL_KEY VALUE`, 0-11 the
+ * so does `DjTrack.musicalKey`. Traktor also stores a number (`MUSICAL_KEY VALUE`, 0-11 the
  * major keys from C, 12-23 the minor keys from C minor, as its collections show: 'Am' = 21,
- * 'G' = 7); these helpers move between that number and the written notations.
+ * 'G' = 7); these helpers move between that number and the written notations. Engine DJ stores
+ * only a number, in its own order (see `keyNameOfEngineIndex`).
  */
 
 const MAJOR_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'] as const;
@@ -44,4 +45,17 @@ export function traktorKeyIndex(written: string): number | null {
 export function keyNameOfTraktorIndex(index: number): string | null {
   if (!Number.isInteger(index) || index < 0 || index > 23) return null;
   return index < 12 ? MAJOR_NAMES[index]! : MINOR_NAMES[index - 12]!;
+}
+
+/**
+ * The usual name of Engine DJ's key number (`Track.key`, 0-23), or null outside 0-23. Engine
+ * walks the circle of fifths from C major, each major key followed by its relative minor:
+ * 0 C, 1 Am, 2 G, 3 Em ... 22 F, 23 Dm (libdjinterop's `musical_key` order, and the Camelot
+ * wheel engine-dj-mcp found in Engine's own conversion; docs/interop.md links both). So key n is
+ * Camelot ((7 + floor(n / 2)) mod 12) + 1, 'B' when n is even and 'A' when odd.
+ */
+export function keyNameOfEngineIndex(index: number): string | null {
+  if (!Number.isInteger(index) || index < 0 || index > 23) return null;
+  const camelot = `${((7 + Math.floor(index / 2)) % 12) + 1}${index % 2 === 0 ? 'B' : 'A'}`;
+  return keyNameOfTraktorIndex(traktorKeyIndex(camelot)!);
 }

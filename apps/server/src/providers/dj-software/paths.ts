@@ -59,3 +59,27 @@ export function fileStem(path: string): string {
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
 }
+
+/**
+ * A relative path resolved against an absolute folder, '.' and '..' segments applied:
+ * ('/Users/dj/Music/Engine Library', '../WCS/a.mp3') gives '/Users/dj/Music/WCS/a.mp3'. The
+ * result uses the folder's separator ('\' for 'C:\Music', '/' otherwise); '..' never climbs
+ * above the folder's root. An absolute `relative` is returned as written.
+ */
+export function resolvePath(folder: string, relative: string): string {
+  if (isAbsolutePath(relative)) return relative;
+  const separator = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  const rootMatch = /^(?:[A-Za-z]:[/\\]|\\\\[^/\\]+[/\\][^/\\]+[/\\]?|\/)/.exec(folder);
+  const root = rootMatch ? rootMatch[0].replace(/[/\\]/g, separator) : '';
+  const segments = folder
+    .slice(root.length)
+    .split(/[/\\]/)
+    .filter((segment) => segment !== '');
+  for (const segment of relative.split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  const rootWithSeparator = root === '' || /[/\\]$/.test(root) ? root : `${root}${separator}`;
+  return `${rootWithSeparator}${segments.join(separator)}`;
+}

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { seratoCrateFileName, seratoCrateReader, seratoCrateWriter } from './serato-crate.js';
+import { field, utf16 } from './serato-test-bytes.js';
 import { DjFormatError, type DjLibrary } from './types.js';
 
-/**
- * A crate built byte by byte as Serato lays it out (4-byte tag, 4-byte big-endian length,
- * payload; strings UTF-16BE), independently of the module's own encoder.
- */
-function field(tag: string, payload: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(payload.length);
-  return Buffer.concat([Buffer.from(tag, 'ascii'), length, payload]);
-}
-function utf16(text: string): Buffer {
-  const bytes = Buffer.alloc(text.length * 2);
-  for (let i = 0; i < text.length; i++) bytes.writeUInt16BE(text.charCodeAt(i), i * 2);
-  return bytes;
-}
+// A crate built byte by byte as Serato lays it out, independently of the module's own encoder.
 const crateBytes = Buffer.concat([
   field('vrsn', utf16('1.0/Serato ScratchLive Crate')),
   field('osrt', Buffer.concat([field('tvcn', utf16('song')), field('brev', Buffer.from([0]))])),

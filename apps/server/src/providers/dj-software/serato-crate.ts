@@ -7,8 +7,9 @@
  *   otrk  one track: ptrk, its path (UTF-16BE) relative to the root of the drive holding the
  *         '_Serato_' folder: 'Users/dj/Music/a.mp3' on a Mac, 'Music/a.mp3' for 'D:\Music\a.mp3'
  *
- * A crate carries paths only: titles and artists live in 'database V2' (not read here), so a
- * track read from a crate has the file name as its title and no artist.
+ * A crate carries paths only: titles and artists live in 'database V2' (serato-database.ts, whose
+ * track keys are these same paths), so a track read from a crate alone has the file name as its
+ * title and no artist.
  */
 import { pickList } from './lists.js';
 import { fileStem } from './paths.js';

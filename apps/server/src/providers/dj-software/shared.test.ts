@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wallTimeAt } from '../../zoned-time.js';
 import { keyNameOfTraktorIndex, traktorKeyIndex } from './keys.js';
-import { fileUrlToPath, pathToFileUrl, percentDecode } from './paths.js';
+import { fileUrlToPath, pathToFileUrl, percentDecode, resolvePath } from './paths.js';
 import { decodeText } from './text-input.js';
 import { isoOfWallTime, parseDateTime } from './time.js';
 
@@ -68,6 +68,14 @@ describe('file locations', () => {
     );
     expect(fileUrlToPath('file:///C:/Music/a%23b.mp3')).toBe('C:/Music/a#b.mp3');
     expect(fileUrlToPath('/already/a path.mp3')).toBe('/already/a path.mp3');
+  });
+
+  it('resolves relative paths against a folder, in its separator, never above its root', () => {
+    expect(resolvePath('/Users/dj/Music/Engine Library', '../WCS/./a.mp3')).toBe('/Users/dj/Music/WCS/a.mp3');
+    expect(resolvePath('E:\\Engine Library', '../Music/a.mp3')).toBe('E:\\Music\\a.mp3');
+    expect(resolvePath('C:/DJ', '../../../a.mp3')).toBe('C:/a.mp3');
+    expect(resolvePath('\\\\nas\\music\\Engine Library', '../a.mp3')).toBe('\\\\nas\\music\\a.mp3');
+    expect(resolvePath('/Users/dj', '/Volumes/USB/a.mp3')).toBe('/Volumes/USB/a.mp3');
   });
 
   it('keeps a bare % and invalid escapes as written', () => {

@@ -14,6 +14,9 @@ export const DJ_FORMATS = [
   'serato-crate',
   'serato-session',
   'serato-history-csv',
+  'serato-database',
+  'engine-dj',
+  'mixxx',
   'm3u8',
   'csv',
 ] as const;
@@ -110,10 +113,19 @@ export interface DjReadOptions {
   /** Traktor: the volume name that is the Mac's start-up disk, read as '/' (default 'Macintosh HD'). */
   rootVolume?: string;
   /**
-   * Serato crates and sessions store paths relative to the drive holding the `_Serato_` folder;
-   * this is that drive's root, prefixed to them (default '/'; 'C:/' or '/Volumes/USB/' for others).
+   * Serato crates, sessions and 'database V2' store paths relative to the drive holding the
+   * `_Serato_` folder; this is that drive's root, prefixed to them (default '/'; 'C:/' or
+   * '/Volumes/USB/' for others).
    */
   root?: string;
+  /**
+   * Engine DJ stores track paths relative to its 'Engine Library' folder ('../Music/a.mp3'); this
+   * is that folder's absolute path ('/Users/dj/Music/Engine Library', 'E:/Engine Library'). By
+   * default it is taken from `fileName` when that is an absolute path to the database
+   * ('.../Engine Library/Database2/m.db'); without either, tracks keep their relative path as
+   * `key` and have no `location`.
+   */
+  libraryFolder?: string;
   /** CSV: which column holds which field (required for the 'csv' format). */
   csvMapping?: DjCsvMapping;
   /** CSV: the field delimiter; by default the one of ',', ';' and tab found most in the header. */
