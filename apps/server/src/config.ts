@@ -1,5 +1,8 @@
 import path from 'node:path';
 
+/** The file `wcs demo seed` leaves in a demo data folder (its login page then names the demo account). */
+export const DEMO_MARKER_FILE = 'demo-seed.json';
+
 /** The WSDC events calendar's public address: the default of WCS_SCRAPER_URL. */
 export const WSDC_CALENDAR_URL = 'https://www.worldsdc.com/events/';
 
@@ -10,8 +13,32 @@ export const WSDC_CALENDAR_URL = 'https://www.worldsdc.com/events/';
 export interface Config {
   /** HTTP port (PORT, default 8080). */
   port: number;
-  /** HTTP bind address (HOST, default 127.0.0.1: loopback only, as there is no login yet). */
+  /**
+   * Bind address (HOST, default 127.0.0.1: loopback only). `wcs serve --public` binds every
+   * interface (0.0.0.0) with TLS.
+   */
   host: string;
+  /** `--public`: every interface, with TLS (a given certificate, else a self-signed one). */
+  publicMode: boolean;
+  /**
+   * The name the server is reached by from other machines (WCS_PUBLIC_HOSTNAME or --hostname):
+   * allowed as Host, printed in the URLs, and put in the self-signed certificate.
+   */
+  publicHostname: string | undefined;
+  /**
+   * Host names the server answers for (WCS_ALLOWED_HOSTS, comma-separated; default: localhost and
+   * the public name). IP addresses are always allowed: a DNS-rebinding page cannot send one.
+   * Any other Host gets 421 (docs/security.md).
+   */
+  allowedHosts: string[];
+  /** TLS certificate and key files in PEM (WCS_TLS_CERT, WCS_TLS_KEY); both or neither. */
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
+  /**
+   * Behind a reverse proxy (WCS_TRUST_PROXY=true): the client address and scheme come from its
+   * X-Forwarded-For and X-Forwarded-Proto headers (docs/operations.md, "Behind a reverse proxy").
+   */
+  trustProxy: boolean;
   /** Data folder: embedded PostgreSQL, recordings, playlists (WCS_DATA_DIR, default ./data). */
   dataDir: string;
   /** A hosted PostgreSQL; when set, no embedded server is started (DATABASE_URL). */
@@ -94,7 +121,36 @@ export interface Config {
   expensiveCallsPerMinute: number;
 }
 
-export type ConfigOverrides = Partial<Pick<Config, 'port' | 'host' | 'dataDir' | 'databaseUrl' | 'logLevel'>>;
+export type ConfigOverrides = Partial<
+  Pick<Config, 'port' | 'host' | 'dataDir' | 'databaseUrl' | 'logLevel' | 'publicMode' | 'publicHostname'>
+>;
+
+/** Host names that always reach this machine itself. */
+const LOOPBACK_NAMES = ['localhost'];
+
+function hostListFrom(env: NodeJS.ProcessEnv, publicHostname: string | undefined): string[] {
+  const names = (env.WCS_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  for (const name of names) {
+    if (!/^[a-z0-9.*-]+$/.test(name)) {
+      throw new Error(`WCS_ALLOWED_HOSTS holds host names separated by commas, got "${name}"`);
+    }
+  }
+  return [
+    ...new Set([...LOOPBACK_NAMES, ...(publicHostname ? [publicHostname.toLowerCase()] : []), ...names]),
+  ];
+}
+
+function tlsFilesFrom(env: NodeJS.ProcessEnv): { cert: string | undefined; key: string | undefined } {
+  const cert = env.WCS_TLS_CERT?.trim() || undefined;
+  const key = env.WCS_TLS_KEY?.trim() || undefined;
+  if (Boolean(cert) !== Boolean(key)) {
+    throw new Error('WCS_TLS_CERT and WCS_TLS_KEY go together: set both (PEM files) or neither');
+  }
+  return { cert: cert && path.resolve(cert), key: key && path.resolve(key) };
+}
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -168,9 +224,18 @@ function scheduleFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): s
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const dataDir = path.resolve(overrides.dataDir ?? env.WCS_DATA_DIR ?? 'data');
+  const publicMode = overrides.publicMode ?? false;
+  const publicHostname = overrides.publicHostname ?? (env.WCS_PUBLIC_HOSTNAME?.trim() || undefined);
+  const tls = tlsFilesFrom(env);
   return {
     port: overrides.port ?? intFrom(env, 'PORT', 8080, 0, 65535),
-    host: overrides.host ?? env.HOST ?? '127.0.0.1',
+    host: overrides.host ?? (publicMode ? '0.0.0.0' : (env.HOST ?? '127.0.0.1')),
+    publicMode,
+    publicHostname,
+    allowedHosts: hostListFrom(env, publicHostname),
+    tlsCertFile: tls.cert,
+    tlsKeyFile: tls.key,
+    trustProxy: boolFrom(env, 'WCS_TRUST_PROXY', false),
     dataDir,
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
     embeddedPgPort: intFrom(env, 'WCS_PG_PORT', 0, 0, 65535),

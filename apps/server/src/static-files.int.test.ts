@@ -146,7 +146,13 @@ describe('API responses', () => {
     const received: { type: string }[] = [];
     const ws = await t.app.injectWS(
       '/api/ws/recordings/static-files',
-      { headers: { 'accept-encoding': BROWSER } },
+      {
+        headers: {
+          host: 'localhost',
+          'accept-encoding': BROWSER,
+          authorization: `Bearer ${t.tokens.viewer}`,
+        },
+      },
       { onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))) },
     );
     await expect.poll(() => received.map((message) => message.type)).toContain('connected');

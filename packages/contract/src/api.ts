@@ -1,4 +1,18 @@
 import { z } from 'zod';
+import {
+  type Access,
+  ApiToken,
+  AuditEntry,
+  LoginRequest,
+  PasswordChange,
+  SessionInfo,
+  SetupRequest,
+  TokenCreate,
+  TokenCreated,
+  User,
+  UserCreate,
+  UserUpdate,
+} from './accounts.js';
 import { Id, IdParams, listOf, MAX_DB_ID, MessageResponse, Pagination, QueryBool } from './common.js';
 import { COMPARISON, OVERPLAY } from './constants.js';
 import {
@@ -54,6 +68,8 @@ import {
  * Path parameters are written `:name`.
  */
 export interface Endpoint {
+  /** Who may call it (docs/security.md): 401 without a session or token, 403 below this role. */
+  access: Access;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   params?: z.ZodType;
@@ -113,6 +129,10 @@ export const RecordingListQuery = Pagination.extend({
   source: z.string().max(40).optional(),
   /** Only recordings recorded at or after this instant (ISO). */
   since: z.iso.datetime({ offset: true }).optional(),
+  /** Only recordings uploaded by this account. */
+  created_by_user_id: Id.optional(),
+  /** Only recordings uploaded by this device token. */
+  created_by_token_id: Id.optional(),
 });
 
 export const UploadResult = z.object({
@@ -174,17 +194,141 @@ export const AnalysisStatus = z.object({
 });
 export type AnalysisStatus = z.infer<typeof AnalysisStatus>;
 
+export const AuditQuery = Pagination.extend({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  user_id: Id.optional(),
+  token_id: Id.optional(),
+  kind: z.string().max(40).optional(),
+});
+
 export const api = {
+  // Accounts (docs/security.md)
+  session: {
+    access: 'anonymous',
+    method: 'GET',
+    path: '/auth/session',
+    response: SessionInfo,
+    summary: 'Who is signed in, and whether the first admin still has to be made',
+  },
+  login: {
+    access: 'anonymous',
+    method: 'POST',
+    path: '/auth/login',
+    body: LoginRequest,
+    response: SessionInfo,
+    summary: 'Sign in with a name and password (sets the session cookie)',
+    extraErrors: [401, 429],
+  },
+  logout: {
+    access: 'anonymous',
+    method: 'POST',
+    path: '/auth/logout',
+    response: SessionInfo,
+    summary: 'Sign out this browser',
+  },
+  setup: {
+    access: 'anonymous',
+    method: 'POST',
+    path: '/auth/setup',
+    body: SetupRequest,
+    response: SessionInfo,
+    status: 201,
+    summary: 'Create the first admin with the one-time link printed on the server console',
+    extraErrors: [401, 429],
+  },
+  changePassword: {
+    access: 'viewer',
+    method: 'POST',
+    path: '/auth/password',
+    body: PasswordChange,
+    response: MessageResponse,
+    summary: 'Change your own password (signs out your other browsers)',
+  },
+  listUsers: {
+    access: 'admin',
+    method: 'GET',
+    path: '/users',
+    response: z.array(User),
+    summary: 'Every account',
+  },
+  createUser: {
+    access: 'admin',
+    method: 'POST',
+    path: '/users',
+    body: UserCreate,
+    response: User,
+    status: 201,
+    summary: 'Create an account',
+  },
+  updateUser: {
+    access: 'admin',
+    method: 'PATCH',
+    path: '/users/:id',
+    params: IdParams,
+    body: UserUpdate,
+    response: User,
+    summary: "Change an account's role or set a new password (signs its browsers out)",
+  },
+  deleteUser: {
+    access: 'admin',
+    method: 'DELETE',
+    path: '/users/:id',
+    params: IdParams,
+    response: MessageResponse,
+    summary: 'Delete an account (never the last admin)',
+  },
+  listTokens: {
+    access: 'admin',
+    method: 'GET',
+    path: '/tokens',
+    response: z.array(ApiToken),
+    summary: 'Device and script tokens, revoked ones included',
+  },
+  createToken: {
+    access: 'admin',
+    method: 'POST',
+    path: '/tokens',
+    body: TokenCreate,
+    response: TokenCreated,
+    status: 201,
+    summary: 'Create a token for a device or script (shown once)',
+  },
+  revokeToken: {
+    access: 'admin',
+    method: 'DELETE',
+    path: '/tokens/:id',
+    params: IdParams,
+    response: ApiToken,
+    summary: 'Revoke a token: it stops working at once',
+  },
+  auditLog: {
+    access: 'admin',
+    method: 'GET',
+    path: '/audit',
+    query: AuditQuery,
+    response: listOf(AuditEntry),
+    summary: 'Who changed what, when and from where, newest first',
+  },
+
   // Events
   listEvents: {
+    access: 'viewer',
     method: 'GET',
     path: '/events/',
     query: Pagination,
     response: listOf(Event),
     summary: 'Events, newest first',
   },
-  getEvent: { method: 'GET', path: '/events/:id', params: IdParams, response: Event, summary: 'One event' },
+  getEvent: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/events/:id',
+    params: IdParams,
+    response: Event,
+    summary: 'One event',
+  },
   createEvent: {
+    access: 'dj',
     method: 'POST',
     path: '/events/',
     body: EventCreate,
@@ -193,6 +337,7 @@ export const api = {
     summary: 'Create an event',
   },
   updateEvent: {
+    access: 'dj',
     method: 'PUT',
     path: '/events/:id',
     params: IdParams,
@@ -201,6 +346,7 @@ export const api = {
     summary: 'Change an event',
   },
   deleteEvent: {
+    access: 'admin',
     method: 'DELETE',
     path: '/events/:id',
     params: IdParams,
@@ -208,6 +354,7 @@ export const api = {
     summary: 'Delete an event with its socials and plays; its recordings keep their audio and lose the link',
   },
   listSocials: {
+    access: 'viewer',
     method: 'GET',
     path: '/events/:id/socials',
     params: IdParams,
@@ -217,6 +364,7 @@ export const api = {
 
   // Songs
   listSongs: {
+    access: 'viewer',
     method: 'GET',
     path: '/songs/',
     query: SongListQuery,
@@ -224,6 +372,7 @@ export const api = {
     summary: 'Songs, by artist then title',
   },
   searchSongs: {
+    access: 'viewer',
     method: 'GET',
     path: '/songs/search',
     query: z.object({
@@ -233,8 +382,16 @@ export const api = {
     response: listOf(Song),
     summary: 'Songs whose title or artist contains q (case- and accent-insensitive)',
   },
-  getSong: { method: 'GET', path: '/songs/:id', params: IdParams, response: Song, summary: 'One song' },
+  getSong: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/songs/:id',
+    params: IdParams,
+    response: Song,
+    summary: 'One song',
+  },
   updateSong: {
+    access: 'dj',
     method: 'PUT',
     path: '/songs/:id',
     params: IdParams,
@@ -243,6 +400,7 @@ export const api = {
     summary: 'Change a song',
   },
   deleteSong: {
+    access: 'admin',
     method: 'DELETE',
     path: '/songs/:id',
     params: IdParams,
@@ -250,6 +408,7 @@ export const api = {
     summary: 'Delete a song and its plays (the audio file on disk is left alone)',
   },
   listSongPlays: {
+    access: 'viewer',
     method: 'GET',
     path: '/songs/:id/plays',
     params: IdParams,
@@ -259,12 +418,14 @@ export const api = {
 
   // Analytics
   overview: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/overview',
     response: OverviewStats,
     summary: 'Dashboard counts',
   },
   playsByGenre: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/plays-by-genre',
     query: EventIdFilter,
@@ -272,6 +433,7 @@ export const api = {
     summary: 'Plays per genre',
   },
   playsByTimeWindow: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/plays-by-time-window',
     query: EventIdFilter,
@@ -279,6 +441,7 @@ export const api = {
     summary: 'Plays per time window',
   },
   topSongs: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/top-songs',
     query: EventIdFilter.extend({ limit: z.coerce.number().int().min(1).max(500).default(20) }),
@@ -286,6 +449,7 @@ export const api = {
     summary: 'Most played songs',
   },
   eventAnalytics: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/events/:id',
     params: IdParams,
@@ -293,6 +457,7 @@ export const api = {
     summary: 'Analytics of one event',
   },
   bpmProgression: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/bpm-progression',
     query: EventIdFilter,
@@ -300,6 +465,7 @@ export const api = {
     summary: 'Average BPM per time window',
   },
   energyProgression: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/energy-progression',
     query: EventIdFilter,
@@ -307,6 +473,7 @@ export const api = {
     summary: 'Average energy (0-1000) per time window',
   },
   valenceProgression: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/valence-progression',
     query: EventIdFilter,
@@ -314,6 +481,7 @@ export const api = {
     summary: 'Average valence (0-1000) per time window',
   },
   danceabilityProgression: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/danceability-progression',
     query: EventIdFilter,
@@ -321,6 +489,7 @@ export const api = {
     summary: 'Average danceability (0-1000) per time window',
   },
   genreDistribution: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/genre-distribution',
     query: EventIdFilter,
@@ -328,12 +497,14 @@ export const api = {
     summary: 'Plays per genre',
   },
   timeWindowCharacteristics: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/time-window-characteristics',
     response: listOf(TimeWindowCharacteristicsRow),
     summary: 'Plays, averages and top genre per time window over all plays',
   },
   compare: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/compare',
     query: z.object({ ids: IdList, comparison_type: z.enum(['event', 'social']).default('event') }),
@@ -341,6 +512,7 @@ export const api = {
     summary: 'Compare 2 to 5 events or socials',
   },
   eventSuccess: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/event-success/:id',
     params: IdParams,
@@ -348,6 +520,7 @@ export const api = {
     summary: 'Success metrics of an event',
   },
   overplayWarnings: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/overplay-warnings',
     query: z.object({
@@ -358,6 +531,7 @@ export const api = {
     summary: 'Songs whose overplay score reaches the threshold, highest first',
   },
   overplayTrend: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/overplay-trend/:id',
     params: IdParams,
@@ -365,6 +539,7 @@ export const api = {
     summary: 'Monthly plays of a song with its overplay score',
   },
   freshSongsPool: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/fresh-songs-pool',
     query: z.object({
@@ -376,6 +551,7 @@ export const api = {
     summary: 'Songs with an overplay score under 50',
   },
   songPerformance: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/song-performance/:id',
     params: IdParams,
@@ -383,6 +559,7 @@ export const api = {
     summary: 'Plays of a song over time',
   },
   spotifyPopularity: {
+    access: 'viewer',
     method: 'GET',
     path: '/analytics/spotify-popularity/:id',
     params: IdParams,
@@ -392,6 +569,7 @@ export const api = {
 
   // Playlists
   listPlaylists: {
+    access: 'viewer',
     method: 'GET',
     path: '/playlists',
     query: z.object({ is_active: QueryBool.default(true) }),
@@ -399,6 +577,7 @@ export const api = {
     summary: 'Generated playlists',
   },
   getPlaylist: {
+    access: 'viewer',
     method: 'GET',
     path: '/playlists/:id',
     params: IdParams,
@@ -406,6 +585,7 @@ export const api = {
     summary: 'A playlist with its songs in order',
   },
   regeneratePlaylists: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/playlists/regenerate',
@@ -413,6 +593,7 @@ export const api = {
     summary: 'Regenerate every playlist',
   },
   regeneratePlaylist: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/playlists/:id/regenerate',
@@ -422,6 +603,7 @@ export const api = {
   },
   /** Extended M3U8 text (audio/x-mpegurl; charset=utf-8) served as an attachment, not JSON. */
   downloadPlaylistM3u8: {
+    access: 'viewer',
     method: 'GET',
     path: '/playlists/:id/m3u8',
     params: IdParams,
@@ -430,8 +612,15 @@ export const api = {
   },
 
   // Settings
-  getSettings: { method: 'GET', path: '/settings', response: Settings, summary: 'Runtime settings' },
+  getSettings: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/settings',
+    response: Settings,
+    summary: 'Runtime settings',
+  },
   updateSettings: {
+    access: 'admin',
     method: 'PUT',
     path: '/settings',
     body: SettingsUpdate,
@@ -441,6 +630,7 @@ export const api = {
 
   // Scraper
   listScrapedEvents: {
+    access: 'viewer',
     method: 'GET',
     path: '/scraper/events',
     query: Pagination.extend({
@@ -456,12 +646,14 @@ export const api = {
     summary: 'Scraped events, soonest first',
   },
   scraperFilterOptions: {
+    access: 'viewer',
     method: 'GET',
     path: '/scraper/filter-options',
     response: ScraperFilterOptions,
     summary: 'Years, continents and countries present among scraped events',
   },
   detectDuplicates: {
+    access: 'dj',
     method: 'POST',
     path: '/scraper/events/:id/detect-duplicates',
     params: IdParams,
@@ -472,6 +664,7 @@ export const api = {
     summary: 'Find product events that may be this scraped event',
   },
   createFromScraped: {
+    access: 'dj',
     method: 'POST',
     path: '/scraper/events/create',
     body: ScrapedEventCreate,
@@ -480,6 +673,7 @@ export const api = {
     summary: 'Create a product event from a scraped event',
   },
   reviewScraped: {
+    access: 'dj',
     method: 'POST',
     path: '/scraper/events/review',
     body: ScrapedEventReview,
@@ -487,6 +681,7 @@ export const api = {
     summary: 'Approve, reject or merge a scraped event',
   },
   batchDetectDuplicates: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/scraper/events/batch-detect-duplicates',
@@ -495,6 +690,7 @@ export const api = {
     summary: 'Detect duplicates for unreviewed scraped events',
   },
   scrapeEvents: {
+    access: 'admin',
     isExpensive: true,
     method: 'POST',
     path: '/scraper/scrape-events',
@@ -506,6 +702,7 @@ export const api = {
     summary: 'Fetch the events calendar now',
   },
   scraperStats: {
+    access: 'viewer',
     method: 'GET',
     path: '/scraper/stats',
     response: ScraperStats,
@@ -514,6 +711,7 @@ export const api = {
 
   // Recordings
   listRecordings: {
+    access: 'viewer',
     method: 'GET',
     path: '/recordings/',
     query: RecordingListQuery,
@@ -521,12 +719,14 @@ export const api = {
     summary: 'Recordings, newest first',
   },
   recordingStats: {
+    access: 'viewer',
     method: 'GET',
     path: '/recordings/stats/summary',
     response: RecordingStatsSummary,
     summary: 'Recording totals',
   },
   getRecording: {
+    access: 'viewer',
     method: 'GET',
     path: '/recordings/:id',
     params: IdParams,
@@ -535,12 +735,14 @@ export const api = {
   },
   /** Multipart (audio_file, metadata); its body is not described by a JSON schema. */
   uploadRecording: {
+    access: 'dj',
     method: 'POST',
     path: '/recordings/upload',
     response: UploadResult,
     summary: 'Upload one chunk of a recording session (multipart: audio_file, metadata JSON)',
   },
   assignRecordingEvent: {
+    access: 'dj',
     method: 'PATCH',
     path: '/recordings/:id/event',
     params: IdParams,
@@ -549,6 +751,7 @@ export const api = {
     summary: 'Assign a recording to an event',
   },
   deleteRecording: {
+    access: 'dj',
     method: 'DELETE',
     path: '/recordings/:id',
     params: IdParams,
@@ -556,6 +759,7 @@ export const api = {
     summary: 'Delete a recording, its audio files and everything recognised from it',
   },
   processRecording: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/tasks/recognition/process/:id',
@@ -567,6 +771,7 @@ export const api = {
 
   // Library
   importLibrary: {
+    access: 'admin',
     isExpensive: true,
     method: 'POST',
     path: '/library/import',
@@ -577,6 +782,7 @@ export const api = {
 
   // Downloads
   downloadQueue: {
+    access: 'viewer',
     method: 'GET',
     path: '/downloads/queue',
     query: z.object({
@@ -587,18 +793,21 @@ export const api = {
     summary: 'Download queue, highest priority first',
   },
   downloadStats: {
+    access: 'viewer',
     method: 'GET',
     path: '/downloads/stats',
     response: DownloadStats,
     summary: 'Queue counts',
   },
   downloadPreview: {
+    access: 'viewer',
     method: 'GET',
     path: '/downloads/preview',
     response: DownloadPreview,
     summary: 'What a download run would fetch',
   },
   retryDownload: {
+    access: 'dj',
     method: 'POST',
     path: '/downloads/:id/retry',
     params: IdParams,
@@ -606,6 +815,7 @@ export const api = {
     summary: 'Put a failed entry back to pending',
   },
   startDownloads: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/downloads/start',
@@ -615,12 +825,14 @@ export const api = {
 
   // Analysis
   analysisStatus: {
+    access: 'viewer',
     method: 'GET',
     path: '/analysis/status',
     response: AnalysisStatus,
     summary: 'Analysis counts: analysed, pending (queued or running), failed, outdated, no file',
   },
   analyzeOutdated: {
+    access: 'dj',
     isExpensive: true,
     method: 'POST',
     path: '/analysis/analyze-outdated',

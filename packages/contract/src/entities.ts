@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreatedBy } from './accounts.js';
 import { DateOnly, DbId, Timestamp } from './common.js';
 import {
   AGE_CATEGORIES,
@@ -190,6 +191,8 @@ export const Recording = z.object({
   /** web_browser, device, or another client's name. */
   source: z.string(),
   recognized_songs: z.array(RecognizedSong),
+  /** The account or device token that uploaded it; null before accounts existed. */
+  created_by: CreatedBy,
 });
 export type Recording = z.infer<typeof Recording>;
 

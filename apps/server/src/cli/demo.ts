@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { DEMO_MARKER_FILE } from '../config.js';
 
 interface SeedOptions {
   dataDir?: string;
@@ -9,8 +10,8 @@ interface SeedOptions {
 
 /** The demo's own data folder: never the user's ./data. */
 export const DEMO_DATA_DIR = 'data-demo';
-/** Written into the data folder once seeding has finished; `npm run demo` looks for it. */
-export const DEMO_MARKER_FILE = 'demo-seed.json';
+/** Written into the data folder once seeding has finished (config.ts); `npm run demo` looks for it. */
+export { DEMO_MARKER_FILE };
 export const DEFAULT_DEMO_SEED = 1;
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { registerAccountCommands } from './accounts.js';
 import { registerAnalyzeCommand } from './analyze.js';
 import { registerDemoCommand } from './demo.js';
 import { registerLibraryCommand } from './library.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerAnalyzeCommand(program);
   registerRecognizeCommand(program);
   registerRecordCommand(program);
+  registerAccountCommands(program);
   return program;
 }
 

@@ -451,3 +451,27 @@ function readPassword(dataDir: string): string {
     );
   }
 }
+
+/**
+ * The connection string of the embedded PostgreSQL that a running server of this data folder
+ * started: PostgreSQL writes its port on the fourth line of postmaster.pid (the layout of
+ * src/include/utils/pidfile.h in PostgreSQL's sources), and the password lives beside the cluster.
+ * Lets a command (`wcs user add`, `wcs token create`) work while the server runs.
+ */
+export function runningEmbeddedConnection(dataDirInput: string, database = 'wcs'): string {
+  const dataDir = path.resolve(dataDirInput);
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  let port: number;
+  try {
+    port = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[3]);
+  } catch {
+    throw new Error(
+      `The server of ${dataDir} runs, but its PostgreSQL has not started yet: try again in a moment`,
+    );
+  }
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+    throw new Error(`${pidFile} names no port: try again once the server has started`);
+  }
+  const password = readPassword(dataDir);
+  return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}

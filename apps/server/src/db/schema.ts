@@ -224,6 +224,9 @@ export const recordings = pgTable(
     processed: boolean('processed').notNull().default(false),
     processedAt: tz('processed_at'),
     errorMessage: text('error_message'),
+    /** Who uploaded the first chunk: a user or a device token (null before accounts existed). */
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByTokenId: integer('created_by_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('recordings_session_uq').on(t.sessionId),
@@ -340,6 +343,9 @@ export const playlists = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     fileName: text('file_name'),
     generatedAt: tz('generated_at').notNull().defaultNow(),
+    /** Who last regenerated it (null: the schedule, or before accounts existed). */
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByTokenId: integer('created_by_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
   },
   (t) => [uniqueIndex('playlists_group_uq').on(t.groupKey), index('playlists_active_idx').on(t.isActive)],
 );
@@ -372,6 +378,9 @@ export const downloadQueue = pgTable(
     startedAt: tz('started_at'),
     completedAt: tz('completed_at'),
     lastError: text('last_error'),
+    /** Whose recording heard the song (null before accounts existed). */
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByTokenId: integer('created_by_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('download_status', sql`${t.status} in ('pending', 'downloading', 'completed', 'failed')`),
@@ -426,3 +435,115 @@ export const scrapeRuns = pgTable('scrape_runs', {
   unparsedDates: integer('unparsed_dates').notNull().default(0),
   error: text('error'),
 });
+
+/** The three roles of docs/security.md: what each may do is stated beside every route. */
+export const ROLE_CHECK = sql`('admin', 'dj', 'viewer')`;
+
+/** People who sign in. Names are unique without regard to case. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    /** An argon2id hash in PHC form (from @node-rs/argon2); the password itself is never stored. */
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    passwordChangedAt: tz('password_changed_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_name_uq').on(sql`lower(${t.name})`),
+    check('users_role', sql`${t.role} in ${ROLE_CHECK}`),
+  ],
+);
+
+/**
+ * Signed-in browsers. The cookie (sealed by @fastify/secure-session) carries the id; deleting the
+ * row signs that browser out, whatever the cookie says.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: tz('expires_at').notNull(),
+    lastSeenAt: tz('last_seen_at').notNull().defaultNow(),
+    address: text('address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId), index('user_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Device and script tokens: the token is shown once; only its SHA-256 is kept. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: tz('expires_at'),
+    revokedAt: tz('revoked_at'),
+    lastUsedAt: tz('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_uq').on(t.tokenHash),
+    check('api_tokens_role', sql`${t.role} in ${ROLE_CHECK}`),
+  ],
+);
+
+/** One-time links that create the first admin (printed on the console of a server without users). */
+export const setupLinks = pgTable(
+  'setup_links',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: tz('expires_at').notNull(),
+    usedAt: tz('used_at'),
+  },
+  (t) => [uniqueIndex('setup_links_hash_uq').on(t.tokenHash)],
+);
+
+/** Secrets the processes of one database share (the key that seals session cookies). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Who changed what, when and from where: every create, update and delete, and every sign-in. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: tz('at').notNull().defaultNow(),
+    /** 'user', 'token' or 'anonymous' (a failed sign-in, the first-run setup). */
+    actorKind: text('actor_kind').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorTokenId: integer('actor_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
+    /** The name at the time, kept when the user or token is deleted. */
+    actorName: text('actor_name').notNull(),
+    /** create, update, delete, run, sign_in, sign_in_failed, sign_out, setup. */
+    action: text('action').notNull(),
+    /** The area: event, song, recording, user, token, settings, ... */
+    kind: text('kind').notNull(),
+    targetId: text('target_id'),
+    summary: text('summary').notNull(),
+    method: text('method'),
+    path: text('path'),
+    status: integer('status'),
+    address: text('address'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_user_idx').on(t.actorUserId, t.at),
+    index('audit_log_token_idx').on(t.actorTokenId, t.at),
+    index('audit_log_kind_idx').on(t.kind, t.at),
+  ],
+);

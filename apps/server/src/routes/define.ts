@@ -14,11 +14,16 @@ export interface RouteInput<E extends Endpoint> {
 
 /** The refusals an operation can answer with, besides its success (docs/api.md, "Errors"). */
 export function errorStatuses(
-  endpoint: Pick<Endpoint, 'method' | 'path' | 'isExpensive' | 'extraErrors'>,
+  endpoint: Pick<Endpoint, 'access' | 'method' | 'path' | 'isExpensive' | 'extraErrors'>,
   extra: readonly number[] = [],
 ) {
   // 404: an id in the path, the query (event_id, social_id, ids) or the body names no row.
-  const statuses = new Set([400, 404, 500, 503, ...(endpoint.extraErrors ?? []), ...extra]);
+  // 421: a Host this server does not answer for (routes/access.ts).
+  const statuses = new Set([400, 404, 421, 500, 503, ...(endpoint.extraErrors ?? []), ...extra]);
+  // 401: no session or token where one is needed, or a token that is not valid (on any route).
+  statuses.add(401);
+  // 403: a role below the operation's, or a cross-site request with the session cookie.
+  if (endpoint.access !== 'anonymous' || endpoint.method !== 'GET') statuses.add(403);
   if (endpoint.method !== 'GET') {
     statuses.add(409); // a conflict with stored data
     statuses.add(413); // a body over the limit
@@ -33,6 +38,11 @@ export function responseSchemas(status: number, success: z.ZodType, errors: numb
   return { [status]: success, ...Object.fromEntries(errors.map((code) => [code, ErrorResponse])) };
 }
 
+/** The line of the API document that says who may call an operation (docs/security.md). */
+export function accessDescription(access: Endpoint['access']): string {
+  return `Who may call it: ${access === 'anonymous' ? 'anyone' : `${access} or above (a session or a token)`}.`;
+}
+
 /** Per-route options of @fastify/rate-limit: the app's limit for operations that start heavy work. */
 export const rateLimited = { rateLimit: {} };
 
@@ -45,6 +55,8 @@ export function route<E extends Endpoint>(
   tag: string,
   endpoint: E,
   handler: (input: RouteInput<E>) => Promise<z.input<E['response']>>,
+  /** More route config, e.g. a rate limit of its own (@fastify/rate-limit's per-route options). */
+  extraConfig: Record<string, unknown> = {},
 ): void {
   const status = endpoint.status ?? 200;
   app.route({
@@ -53,12 +65,13 @@ export function route<E extends Endpoint>(
     schema: {
       tags: [tag],
       summary: endpoint.summary,
+      description: accessDescription(endpoint.access),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: responseSchemas(status, endpoint.response, errorStatuses(endpoint)),
     },
-    ...(endpoint.isExpensive ? { config: rateLimited } : {}),
+    config: { access: endpoint.access, ...(endpoint.isExpensive ? rateLimited : {}), ...extraConfig },
     handler: async (request, reply) => {
       const result = await handler({
         params: request.params as Infer<E['params']>,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { accountRoutes } from './accounts.js';
 import { analysisRoutes } from './analysis.js';
 import { analyticsRoutes } from './analytics.js';
 import { downloadRoutes } from './downloads.js';
@@ -16,6 +17,7 @@ import { wsRoutes } from './ws.js';
 /** Every API area; each file registers its own endpoints of the contract. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await healthRoutes(app, deps);
+  await accountRoutes(app, deps);
   await eventRoutes(app, deps);
   await songRoutes(app, deps);
   await settingsRoutes(app, deps);

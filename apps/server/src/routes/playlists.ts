@@ -9,7 +9,7 @@ import {
   regenerateAllPlaylists,
   regeneratePlaylist,
 } from '../services/playlists/playlists.js';
-import { errorStatuses, responseSchemas, route } from './define.js';
+import { accessDescription, errorStatuses, responseSchemas, route } from './define.js';
 
 /** `attachment` with the file name, plain ASCII for old clients and RFC 5987 UTF-8 for the rest. */
 function attachment(fileName: string): string {
@@ -30,9 +30,11 @@ export async function playlistRoutes(app: FastifyInstance, deps: AppDeps) {
   app.route({
     method: m3u8.method,
     url: `/api${m3u8.path}`,
+    config: { access: m3u8.access },
     schema: {
       tags: ['playlists'],
       summary: m3u8.summary,
+      description: accessDescription(m3u8.access),
       params: m3u8.params,
       response: {
         ...responseSchemas(200, z.string(), errorStatuses(m3u8)),

@@ -13,7 +13,7 @@ import {
   requestProcessing,
   type UploadPart,
 } from '../services/recordings/recordings.js';
-import { errorStatuses, responseSchemas, route } from './define.js';
+import { accessDescription, errorStatuses, responseSchemas, route } from './define.js';
 
 /** The upload's multipart body, for the API document only: the parts are read as a stream. */
 const uploadBody = {
@@ -41,15 +41,19 @@ export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, tag, api.assignRecordingEvent, ({ params, query }) =>
     assignRecordingEvent(deps, params.id, query.event_id),
   );
-  route(app, tag, api.deleteRecording, ({ params }) => deleteRecording(deps, params.id));
+  route(app, tag, api.deleteRecording, ({ params, request }) =>
+    deleteRecording(deps, params.id, request.identity),
+  );
   route(app, 'tasks', api.processRecording, ({ params }) => requestProcessing(deps, params.id));
 
   app.post(
     `/api${api.uploadRecording.path}`,
     {
+      config: { access: api.uploadRecording.access },
       schema: {
         tags: [tag],
         summary: api.uploadRecording.summary,
+        description: accessDescription(api.uploadRecording.access),
         consumes: ['multipart/form-data'],
         // Read by the API document's transform (app.ts), never by validation.
         documentedBody: uploadBody,
@@ -60,7 +64,7 @@ export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
       if (!request.isMultipart()) {
         throw unsupportedMedia('Send multipart/form-data with the fields audio_file and metadata');
       }
-      return receiveUpload(deps, request.parts() as AsyncIterable<UploadPart>);
+      return receiveUpload(deps, request.parts() as AsyncIterable<UploadPart>, request.identity);
     },
   );
 }

@@ -12,7 +12,12 @@ const SessionParams = z.object({ session_id: z.string().min(1).max(128) });
 export async function wsRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get(
     '/api/ws/recordings/:session_id',
-    { websocket: true, schema: { tags: ['live'], params: SessionParams, hide: true } },
+    // Signed-in viewers and tokens; a browser on another site is refused (routes/access.ts).
+    {
+      websocket: true,
+      config: { access: 'viewer' },
+      schema: { tags: ['live'], params: SessionParams, hide: true },
+    },
     (socket, request) => {
       const { session_id: sessionId } = request.params as z.infer<typeof SessionParams>;
       const send = (message: unknown) => {

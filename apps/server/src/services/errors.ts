@@ -21,3 +21,5 @@ export const conflict = (message: string) => new AppError(409, message);
 export const tooLarge = (message: string) => new AppError(413, message);
 export const unsupportedMedia = (message: string) => new AppError(415, message);
 export const unavailable = (message: string) => new AppError(503, message);
+export const unauthorized = (message: string) => new AppError(401, message);
+export const forbidden = (message: string) => new AppError(403, message);

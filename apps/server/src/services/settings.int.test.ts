@@ -138,7 +138,11 @@ describe('PUT /api/settings', () => {
 
     const second = await buildApp(t.deps);
     try {
-      const response = await second.inject({ method: 'GET', url: '/api/settings' });
+      const response = await second.inject({
+        method: 'GET',
+        url: '/api/settings',
+        headers: { authorization: `Bearer ${t.tokens.viewer}` },
+      });
       expect(response.json()).toEqual({ ...expected, ...readOnly() });
     } finally {
       await second.close();

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { Role } from '@wcs/contract';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
@@ -11,6 +12,7 @@ import { createDatabase, type Db } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { registerJobHandlers } from '../jobs/index.js';
 import { createJobQueue } from '../jobs/queue.js';
+import { createToken } from '../services/accounts/tokens.js';
 import { createLiveHub } from '../services/live.js';
 // For the ProvidedContext declaration (pgAdminUrl, pgTemplateDatabase).
 import type {} from './global-setup.js';
@@ -54,7 +56,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export interface TestApp {
+  /**
+   * The app; its `inject(options)` calls as an admin (a device token of role admin) unless the
+   * request names its own authorization or cookie. `injectAs` calls as another role or anonymously.
+   */
   app: FastifyInstance;
+  /** One device token per role, made for this app. */
+  tokens: Record<Role, string>;
+  /** A request as `role`'s token, or with no credentials at all. */
+  injectAs(role: Role | 'anonymous', options: InjectOptions): Promise<LightMyRequestResponse>;
   deps: AppDeps;
   databaseUrl: string;
   /** A temporary data folder with recordings/ and playlists/ in it. */
@@ -94,7 +104,27 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     const app = await buildApp(deps);
     undo.push(() => app.close());
     await app.ready();
-    return { app, deps, databaseUrl: database.url, dataDir, close };
+    const tokens = {} as Record<Role, string>;
+    for (const role of ['admin', 'dj', 'viewer'] as const) {
+      tokens[role] = (await createToken(database.db, { name: `test-${role}`, role }, undefined)).token;
+    }
+    const rawInject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
+    const injectAs = (role: Role | 'anonymous', options: InjectOptions) =>
+      rawInject(
+        role === 'anonymous'
+          ? options
+          : { ...options, headers: { ...options.headers, authorization: `Bearer ${tokens[role]}` } },
+      );
+    // Tests of features call as an admin; tests of access control use injectAs.
+    const inject = (options?: InjectOptions | string) => {
+      if (options === undefined) throw new Error('The test app has no inject() chain: pass the options');
+      const given = typeof options === 'string' ? { url: options } : options;
+      const names = Object.keys(given.headers ?? {}).map((name) => name.toLowerCase());
+      const hasCredentials = names.includes('authorization') || names.includes('cookie') || given.cookies;
+      return hasCredentials ? rawInject(given) : injectAs('admin', given);
+    };
+    (app as { inject: unknown }).inject = inject;
+    return { app, tokens, injectAs, deps, databaseUrl: database.url, dataDir, close };
   } catch (error) {
     await close();
     throw error;

@@ -132,7 +132,7 @@ describe('recognition of an uploaded session', () => {
   it('turns uploaded chunks into one play per song, live, with times from the chunks', async () => {
     const ws = await t.app.injectWS(
       '/api/ws/recordings/night-1',
-      {},
+      { headers: { host: 'localhost', authorization: `Bearer ${t.tokens.viewer}` } },
       {
         onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))),
       },

@@ -169,7 +169,7 @@ describe('4. stalled uploads', () => {
       socket.on('error', () => {});
     });
     socket.write(
-      `POST /api/recordings/upload HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${contentType}\r\ncontent-length: ${body.length}\r\n\r\n`,
+      `POST /api/recordings/upload HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${t.tokens.dj}\r\ncontent-type: ${contentType}\r\ncontent-length: ${body.length}\r\n\r\n`,
     );
     // Half the body, then silence.
     socket.write(body.subarray(0, Math.floor(body.length / 2)));

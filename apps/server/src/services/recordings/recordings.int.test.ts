@@ -350,7 +350,7 @@ describe('live socket', () => {
     const received: { type: string; data: Record<string, unknown> }[] = [];
     const ws = await t.app.injectWS(
       '/api/ws/recordings/live-1',
-      {},
+      { headers: { host: 'localhost', authorization: `Bearer ${t.tokens.viewer}` } },
       { onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))) },
     );
     const next = (type: string) => waitFor(async () => received.find((m) => m.type === type), 10_000);

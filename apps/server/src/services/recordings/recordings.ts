@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  type Identity,
   type Recording,
   type RecordingStatsSummary,
   serverMessage,
@@ -11,12 +12,13 @@ import { DecodeError, measureDecodableAudio } from '../../audio/decode.js';
 import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
 import { ProgramStartError } from '../../audio/spawn-helper.js';
 import type { Db } from '../../db/client.js';
-import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
+import { apiTokens, events, plays, recordingChunks, recordings, songs, users } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import {
   AppError,
   badRequest,
   conflict,
+  forbidden,
   notFound,
   tooLarge,
   unavailable,
@@ -70,11 +72,31 @@ async function recognizedSongsOf(db: Db, recordingIds: number[]) {
   return byRecording;
 }
 
-function toRecording(
-  row: RecordingRow,
-  eventName: string | null,
-  recognized: Recording['recognized_songs'],
-): Recording {
+interface RecordingSelection {
+  recording: RecordingRow;
+  eventName: string | null;
+  userName: string | null;
+  tokenName: string | null;
+}
+
+/** The columns every recording answer is made of: the row, its event's name, who made it. */
+const recordingSelection = {
+  recording: recordings,
+  eventName: events.name,
+  userName: users.name,
+  tokenName: apiTokens.name,
+};
+
+function createdBy(row: RecordingSelection): Recording['created_by'] {
+  const { createdByUserId, createdByTokenId } = row.recording;
+  if (createdByUserId !== null) return { kind: 'user', id: createdByUserId, name: row.userName ?? '' };
+  if (createdByTokenId !== null) return { kind: 'token', id: createdByTokenId, name: row.tokenName ?? '' };
+  return null;
+}
+
+function toRecording(selection: RecordingSelection, recognized: Recording['recognized_songs']): Recording {
+  const row = selection.recording;
+  const eventName = selection.eventName;
   return {
     recording_id: row.id,
     session_id: row.sessionId,
@@ -92,15 +114,16 @@ function toRecording(
     event_name: eventName,
     source: row.source,
     recognized_songs: recognized,
+    created_by: createdBy(selection),
   };
 }
 
-async function loadRecordings(db: Db, rows: { recording: RecordingRow; eventName: string | null }[]) {
+async function loadRecordings(db: Db, rows: RecordingSelection[]) {
   const recognized = await recognizedSongsOf(
     db,
     rows.map((row) => row.recording.id),
   );
-  return rows.map((row) => toRecording(row.recording, row.eventName, recognized.get(row.recording.id) ?? []));
+  return rows.map((row) => toRecording(row, recognized.get(row.recording.id) ?? []));
 }
 
 export interface RecordingListFilter {
@@ -109,6 +132,8 @@ export interface RecordingListFilter {
   unprocessed_only?: boolean | undefined;
   source?: string | undefined;
   since?: string | undefined;
+  created_by_user_id?: number | undefined;
+  created_by_token_id?: number | undefined;
 }
 
 export async function listRecordings(db: Db, filter: RecordingListFilter) {
@@ -116,13 +141,17 @@ export async function listRecordings(db: Db, filter: RecordingListFilter) {
     filter.unprocessed_only ? eq(recordings.processed, false) : undefined,
     filter.source ? eq(recordings.source, filter.source) : undefined,
     filter.since ? gte(recordings.recordedAt, new Date(filter.since)) : undefined,
+    filter.created_by_user_id ? eq(recordings.createdByUserId, filter.created_by_user_id) : undefined,
+    filter.created_by_token_id ? eq(recordings.createdByTokenId, filter.created_by_token_id) : undefined,
   ].filter((condition) => condition !== undefined);
   const where = conditions.length > 0 ? and(...conditions) : undefined;
   const [rows, [totalRow]] = await Promise.all([
     db
-      .select({ recording: recordings, eventName: events.name })
+      .select(recordingSelection)
       .from(recordings)
       .leftJoin(events, eq(events.id, recordings.eventId))
+      .leftJoin(users, eq(users.id, recordings.createdByUserId))
+      .leftJoin(apiTokens, eq(apiTokens.id, recordings.createdByTokenId))
       .where(where)
       .orderBy(desc(recordings.recordedAt), desc(recordings.id))
       .offset(filter.skip)
@@ -134,9 +163,11 @@ export async function listRecordings(db: Db, filter: RecordingListFilter) {
 
 export async function getRecording(db: Db, id: number): Promise<Recording> {
   const rows = await db
-    .select({ recording: recordings, eventName: events.name })
+    .select(recordingSelection)
     .from(recordings)
     .leftJoin(events, eq(events.id, recordings.eventId))
+    .leftJoin(users, eq(users.id, recordings.createdByUserId))
+    .leftJoin(apiTokens, eq(apiTokens.id, recordings.createdByTokenId))
     .where(eq(recordings.id, id));
   if (rows.length === 0) throw notFound('Recording', id);
   const [recording] = await loadRecordings(db, rows);
@@ -256,7 +287,12 @@ interface StoredChunk {
  * session_id and chunk_number with the same bytes returns the stored chunk; different bytes are a
  * conflict. Any refusal leaves nothing behind.
  */
-export async function receiveUpload(deps: AppDeps, parts: AsyncIterable<UploadPart>): Promise<UploadResult> {
+export async function receiveUpload(
+  deps: AppDeps,
+  parts: AsyncIterable<UploadPart>,
+  /** Who is uploading: written on the recording its first chunk creates. */
+  creator?: Identity,
+): Promise<UploadResult> {
   const root = deps.config.recordingsDir;
   let metadataText: string | undefined;
   let received: ReceivedFile | undefined;
@@ -293,10 +329,17 @@ export async function receiveUpload(deps: AppDeps, parts: AsyncIterable<UploadPa
     }
     const metadata = parseMetadata(metadataText);
     await verifyDecodes(deps, received.tempPath);
-    const stored = await storeChunk(deps, metadata, received, received.container, {
-      contentType: uploadContentType,
-      filename: uploadFilename,
-    });
+    const stored = await storeChunk(
+      deps,
+      metadata,
+      received,
+      received.container,
+      {
+        contentType: uploadContentType,
+        filename: uploadFilename,
+      },
+      creator,
+    );
     const recording = await getRecording(deps.db, stored.recordingId);
     if (stored.created) await announceChunk(deps, recording, metadata.chunk_number, stored.sizeBytes);
     return {
@@ -353,6 +396,7 @@ async function storeChunk(
   received: ReceivedFile,
   container: AudioContainer,
   upload: { contentType: string; filename: string },
+  creator: Identity | undefined,
 ): Promise<StoredChunk> {
   const root = deps.config.recordingsDir;
   const recordedAt = metadata.recorded_at ? new Date(metadata.recorded_at) : new Date();
@@ -372,6 +416,8 @@ async function storeChunk(
             source: metadata.source,
             eventId,
             recordedAt,
+            createdByUserId: creator?.kind === 'user' ? creator.id : null,
+            createdByTokenId: creator?.kind === 'token' ? creator.id : null,
           })
           .onConflictDoNothing({ target: recordings.sessionId });
         [recording] = await lockRecording();
@@ -498,7 +544,25 @@ export async function assignRecordingEvent(
 }
 
 /** Deletes the recording, its chunks and its plays (one transaction), then its audio files. */
-export async function deleteRecording(deps: AppDeps, id: number): Promise<{ message: string }> {
+/**
+ * Deletes a recording. An admin may delete any; a dj or a device only the recordings it made
+ * (docs/security.md).
+ */
+export async function deleteRecording(
+  deps: AppDeps,
+  id: number,
+  by?: Identity,
+): Promise<{ message: string }> {
+  if (by && by.role !== 'admin') {
+    const [row] = await deps.db
+      .select({ userId: recordings.createdByUserId, tokenId: recordings.createdByTokenId })
+      .from(recordings)
+      .where(eq(recordings.id, id));
+    if (!row) throw notFound('Recording', id);
+    const isOwn = by.kind === 'user' ? row.userId === by.id : row.tokenId === by.id;
+    if (!isOwn)
+      throw forbidden(`Recording ${id} was made by someone else: only its maker or an admin may delete it`);
+  }
   const [deleted] = await deps.db
     .delete(recordings)
     .where(eq(recordings.id, id))

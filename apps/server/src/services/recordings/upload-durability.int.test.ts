@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../../db/embedded.js';
 import { sineWav } from '../../test/audio.js';
 import { adminUrl, newDataDir, start, useServerProcesses, withTimeout } from '../../test/server-process.js';
+import { tokenForServer } from '../../test/tokens.js';
 
 useServerProcesses();
 
@@ -16,6 +17,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 async function uploadChunk(
   url: string,
   n: number,
+  token: string,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
   form.append(
@@ -23,7 +25,11 @@ async function uploadChunk(
     JSON.stringify({ session_id: SESSION, chunk_number: n, duration_seconds: 30, source: 'device' }),
   );
   form.append('audio_file', new Blob([chunkAudio(n)], { type: 'audio/wav' }), `chunk-${n}.wav`);
-  const response = await fetch(`${url}/api/recordings/upload`, { method: 'POST', body: form });
+  const response = await fetch(`${url}/api/recordings/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -33,6 +39,7 @@ describe('upload durability', () => {
     const pgPort = await findFreePort();
     const env = { WCS_PG_PORT: String(pgPort) };
     const first = await start(dataDir, env);
+    const token = await tokenForServer(dataDir);
 
     // Two uploaders stream chunks until the server dies under them.
     const acknowledged = new Set<number>();
@@ -42,7 +49,7 @@ describe('upload durability', () => {
       while (!isDead) {
         const n = next++;
         try {
-          const { status } = await uploadChunk(first.url, n);
+          const { status } = await uploadChunk(first.url, n, token);
           if (status === 200) acknowledged.add(n);
         } catch {
           return; // connection refused or reset: the server is gone
@@ -95,7 +102,7 @@ describe('upload durability', () => {
 
       // The uploader retries everything it sent: acknowledged chunks come back as already stored.
       for (const n of acked) {
-        const retry = await uploadChunk(second.url, n);
+        const retry = await uploadChunk(second.url, n, token);
         expect(retry.status).toBe(200);
         expect(retry.body.created).toBe(false);
       }

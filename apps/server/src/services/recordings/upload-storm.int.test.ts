@@ -26,6 +26,7 @@ import {
   useServerProcesses,
   withTimeout,
 } from '../../test/server-process.js';
+import { tokenForServer } from '../../test/tokens.js';
 
 useServerProcesses();
 
@@ -105,6 +106,7 @@ interface Storm {
 async function storm(dataDir: string, env: Record<string, string>, runId: string): Promise<Storm> {
   let server = await start(dataDir, env);
   let url = server.url;
+  const token = await tokenForServer(dataDir);
   const acks = new Map<string, Ack>();
   const refused: string[] = [];
   const killLog: string[] = [];
@@ -126,6 +128,7 @@ async function storm(dataDir: string, env: Record<string, string>, runId: string
     const response = await fetch(`${url}/api/recordings/upload`, {
       method: 'POST',
       body: form,
+      headers: { authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(30_000),
     });
     return { status: response.status, text: await response.text() };
