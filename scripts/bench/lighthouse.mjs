@@ -12,7 +12,7 @@
 //   --reports DIR   write each Lighthouse report there as JSON (open them in the Lighthouse viewer)
 //   --url URL       measure a server that is already running there (no seeding, no server started)
 // WCS_WEB_DIST serves another build of the web app (the server's own setting); CHROMIUM_PATH
-// another browser.
+// another browser. It signs in as demo / demo (WCS_BENCH_USER, WCS_BENCH_PASSWORD for --url).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +92,26 @@ function serverEnv() {
     delete env[name];
   }
   return env;
+}
+
+/**
+ * Signs in as the demo account (or WCS_BENCH_USER / WCS_BENCH_PASSWORD for a server given by
+ * --url) and returns the session cookie to send with every request.
+ */
+async function signIn(url) {
+  const name = process.env.WCS_BENCH_USER || 'demo';
+  const password = process.env.WCS_BENCH_PASSWORD || 'demo';
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ name, password }),
+  });
+  if (!response.ok) {
+    throw new Error(`signing in as ${name} failed (${response.status}): ${await response.text()}`);
+  }
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('wcs_session='));
+  if (!cookie) throw new Error('the sign-in answer set no session cookie');
+  return cookie.split(';')[0];
 }
 
 async function waitForHealth(url, server) {
@@ -184,6 +204,7 @@ runMain(async () => {
   let chrome;
   try {
     await waitForHealth(url, server);
+    const cookie = await signIn(url);
     const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
     chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
     if (options.reportsDir) fs.mkdirSync(options.reportsDir, { recursive: true });
@@ -204,6 +225,8 @@ runMain(async () => {
           output: 'json',
           logLevel: 'error',
           onlyCategories: CATEGORIES,
+          // Signed in as the demo account: every screen is behind the login page.
+          extraHeaders: { Cookie: cookie },
         });
         if (!result) throw new Error(`Lighthouse returned nothing for ${screenPath}`);
         const { lhr } = result;

@@ -47,6 +47,24 @@ execFileSync(
     stdio: 'inherit',
   },
 );
+// Uploads need a dj's token (docs/security.md): made on the stopped data folder, printed on stdout.
+const token = execFileSync(
+  process.execPath,
+  [
+    'apps/server/bin/wcs.js',
+    'token',
+    'create',
+    '--name',
+    'upload benchmark',
+    '--role',
+    'dj',
+    '--data-dir',
+    dataDir,
+  ],
+  { cwd: repoRoot, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
+)
+  .toString()
+  .trim();
 const port = 18_000 + Math.floor(Math.random() * 1000);
 const startedAt = performance.now();
 const server = spawn(
@@ -76,7 +94,11 @@ for (let n = 0; n < chunks; n += 1) {
   );
   form.append('audio_file', new Blob([audio], { type: 'audio/webm;codecs=opus' }), `chunk-${n}.webm`);
   const t0 = performance.now();
-  const response = await fetch(`${url}/api/recordings/upload`, { method: 'POST', body: form });
+  const response = await fetch(`${url}/api/recordings/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`upload ${n} failed with ${response.status}`);
   latencies.push(performance.now() - t0);

@@ -9,6 +9,7 @@ import type { Db } from '../db/client.js';
 import { plays } from '../db/schema.js';
 import { DEMO_SCALE, type DemoScale, planDemoData } from '../demo/generate.js';
 import { type ServerHandle, startServer } from '../main.js';
+import { createToken } from '../services/accounts/tokens.js';
 import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { recomputeScores } from '../services/scores.js';
 import { bulkLoadPlan } from './bulk-load.js';
@@ -182,14 +183,14 @@ function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
   return cases;
 }
 
-async function timeCase(url: string, warmups: number, requests: number) {
+async function timeCase(url: string, warmups: number, requests: number, token: string) {
   let status = 0;
   let bytes = 0;
   let message = '';
   const durations: number[] = [];
   for (let i = 0; i < warmups + requests; i += 1) {
     const startedAt = performance.now();
-    const response = await fetch(url);
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     const body = await response.arrayBuffer();
     const elapsed = performance.now() - startedAt;
     status = response.status;
@@ -247,6 +248,8 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
       log,
     });
     const { db, pool, config } = handle.deps;
+    // Every call is a viewer's, as the web app's reads are (docs/security.md).
+    const { token } = await createToken(db, { name: 'api benchmark', role: 'viewer' }, undefined);
     const markerFile = path.join(dataDir, DATASET_MARKER);
     const wanted = JSON.stringify({ seed, scale });
     const marker = fs.existsSync(markerFile) ? JSON.parse(fs.readFileSync(markerFile, 'utf8')) : null;
@@ -323,7 +326,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
           });
           continue;
         }
-        const timing = await timeCase(`${handle.url}${testCase.request}`, warmups, requests);
+        const timing = await timeCase(`${handle.url}${testCase.request}`, warmups, requests, token);
         const isOk = timing.status < 400;
         results.push({
           name,
