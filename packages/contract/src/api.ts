@@ -572,7 +572,11 @@ export const api = {
     access: 'viewer',
     method: 'GET',
     path: '/playlists',
-    query: z.object({ is_active: QueryBool.default(true) }),
+    query: z.object({
+      is_active: QueryBool.default(true),
+      created_by_user_id: Id.optional(),
+      created_by_token_id: Id.optional(),
+    }),
     response: listOf(Playlist),
     summary: 'Generated playlists',
   },
@@ -788,6 +792,8 @@ export const api = {
     query: z.object({
       status: DownloadStatusSchema.optional(),
       limit: z.coerce.number().int().min(1).max(1000).default(100),
+      created_by_user_id: Id.optional(),
+      created_by_token_id: Id.optional(),
     }),
     response: z.object({ entries: z.array(DownloadQueueEntry), total: z.number().int() }),
     summary: 'Download queue, highest priority first',

@@ -427,6 +427,8 @@ export const Playlist = z.object({
   generated_at: Timestamp,
   /** Relative API path of the M3U8 download. */
   m3u8_url: z.string(),
+  /** Who last regenerated it; null when the schedule did, or before accounts existed. */
+  created_by: CreatedBy,
 });
 export const PlaylistDetail = Playlist.extend({ songs: z.array(Song) });
 export const RegenerateResult = z.object({
@@ -453,6 +455,8 @@ export const DownloadQueueEntry = z.object({
   started_at: Timestamp.nullable(),
   completed_at: Timestamp.nullable(),
   last_error: z.string().nullable(),
+  /** Who queued it (Start Downloads); null when the schedule did, or before accounts existed. */
+  created_by: CreatedBy,
 });
 export const DownloadStats = z.object({
   queue: z.object({

@@ -15,5 +15,7 @@ export async function downloadRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, 'downloads', api.downloadStats, async () => getDownloadStats(deps.db));
   route(app, 'downloads', api.downloadPreview, async () => getDownloadPreview(deps.db, deps.config));
   route(app, 'downloads', api.retryDownload, async ({ params }) => retryDownload(deps.db, params.id));
-  route(app, 'downloads', api.startDownloads, async () => startDownloads(deps.db));
+  route(app, 'downloads', api.startDownloads, async ({ request }) =>
+    startDownloads(deps.db, request.identity),
+  );
 }

@@ -19,10 +19,12 @@ function attachment(fileName: string): string {
 
 export async function playlistRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, 'playlists', api.listPlaylists, async ({ query }) => listPlaylists(deps.db, query));
-  route(app, 'playlists', api.regeneratePlaylists, async () => regenerateAllPlaylists(deps.db, deps.config));
+  route(app, 'playlists', api.regeneratePlaylists, async ({ request }) =>
+    regenerateAllPlaylists(deps.db, deps.config, request.identity),
+  );
   route(app, 'playlists', api.getPlaylist, async ({ params }) => getPlaylist(deps.db, params.id));
-  route(app, 'playlists', api.regeneratePlaylist, async ({ params }) =>
-    regeneratePlaylist(deps.db, deps.config, params.id),
+  route(app, 'playlists', api.regeneratePlaylist, async ({ params, request }) =>
+    regeneratePlaylist(deps.db, deps.config, params.id, request.identity),
   );
 
   // Not JSON: the file itself, so it is registered without the JSON response serializer of route().

@@ -1,4 +1,5 @@
 import {
+  type CreatedBy,
   DOWNLOAD_PREVIEW_TOP,
   DOWNLOAD_STATUSES,
   type DownloadPreview,
@@ -6,11 +7,13 @@ import {
   type DownloadStats,
   type DownloadStatus,
   type EditableSettings,
+  type Identity,
 } from '@wcs/contract';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { downloadQueue, plays, songs, songWindowPlays } from '../db/schema.js';
+import { type CreatorColumns, creatorColumns, describeCreators } from './accounts/creators.js';
 import { conflict, notFound } from './errors.js';
 import { getEditableSettings } from './settings.js';
 
@@ -30,7 +33,11 @@ export const DEFAULT_SONG_SIZE_BYTES = 8 * MB;
 
 type QueueRow = typeof downloadQueue.$inferSelect;
 
-function toEntry(row: QueueRow, song: { title: string; artist: string }): DownloadQueueEntry {
+function toEntry(
+  row: QueueRow,
+  song: { title: string; artist: string },
+  maker: (row: CreatorColumns) => CreatedBy,
+): DownloadQueueEntry {
   return {
     queue_id: row.id,
     song_id: row.songId,
@@ -43,15 +50,26 @@ function toEntry(row: QueueRow, song: { title: string; artist: string }): Downlo
     started_at: row.startedAt?.toISOString() ?? null,
     completed_at: row.completedAt?.toISOString() ?? null,
     last_error: row.lastError,
+    created_by: maker(row),
   };
 }
 
 /** The queue, highest priority first, then oldest; `total` counts every entry of the filter. */
 export async function listDownloadQueue(
   db: Db,
-  query: { status?: DownloadStatus | undefined; limit: number },
+  query: {
+    status?: DownloadStatus | undefined;
+    limit: number;
+    created_by_user_id?: number | undefined;
+    created_by_token_id?: number | undefined;
+  },
 ): Promise<{ entries: DownloadQueueEntry[]; total: number }> {
-  const where = query.status ? eq(downloadQueue.status, query.status) : undefined;
+  const conditions = [
+    query.status ? eq(downloadQueue.status, query.status) : undefined,
+    query.created_by_user_id ? eq(downloadQueue.createdByUserId, query.created_by_user_id) : undefined,
+    query.created_by_token_id ? eq(downloadQueue.createdByTokenId, query.created_by_token_id) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
   const [rows, total] = await Promise.all([
     db
       .select({ entry: downloadQueue, title: songs.title, artist: songs.artist })
@@ -62,7 +80,11 @@ export async function listDownloadQueue(
       .limit(query.limit),
     db.$count(downloadQueue, where),
   ]);
-  return { entries: rows.map(({ entry, title, artist }) => toEntry(entry, { title, artist })), total };
+  const maker = await describeCreators(
+    db,
+    rows.map((row) => row.entry),
+  );
+  return { entries: rows.map(({ entry, title, artist }) => toEntry(entry, { title, artist }, maker)), total };
 }
 
 /** Queue counts by status, and how many played songs have no file. */
@@ -206,7 +228,13 @@ export interface EnqueueResult {
  * downloading or failed) keeps its status and gets the current priority. Pending entries whose
  * song has meanwhile got a file are removed: there is nothing left to download.
  */
-export async function enqueueDownloadCandidates(db: Db, rules: CandidateRules): Promise<EnqueueResult> {
+export async function enqueueDownloadCandidates(
+  db: Db,
+  rules: CandidateRules,
+  /** Who asked (Start Downloads): written on the entries this call adds. */
+  by?: Identity,
+): Promise<EnqueueResult> {
+  const maker = creatorColumns(by);
   const candidates = await findDownloadCandidates(db, rules);
   return db.transaction(async (tx) => {
     let inserted = 0;
@@ -214,7 +242,13 @@ export async function enqueueDownloadCandidates(db: Db, rules: CandidateRules): 
       const batch = candidates.slice(start, start + 1000);
       const rows = await tx
         .insert(downloadQueue)
-        .values(batch.map((candidate) => ({ songId: candidate.songId, priorityScore: candidate.priority })))
+        .values(
+          batch.map((candidate) => ({
+            songId: candidate.songId,
+            priorityScore: candidate.priority,
+            ...maker,
+          })),
+        )
         .onConflictDoUpdate({
           target: downloadQueue.songId,
           set: { priorityScore: sql`excluded.priority_score` },
@@ -263,19 +297,19 @@ export async function retryDownload(db: Db, id: number): Promise<DownloadQueueEn
       `Only a failed download can be retried; "${row.title}" by ${row.artist} is ${row.entry.status}`,
     );
   }
-  return toEntry(updated, row);
+  return toEntry(updated, row, await describeCreators(db, [updated]));
 }
 
 /**
  * POST /downloads/start: queues the candidates now, whatever the schedule. Refused while downloads
  * are disabled in Settings. Says plainly that the entries stay pending, as no provider exists.
  */
-export async function startDownloads(db: Db): Promise<{ message: string; queued: number }> {
+export async function startDownloads(db: Db, by?: Identity): Promise<{ message: string; queued: number }> {
   const settings = await getEditableSettings(db);
   if (!settings.download_enabled) {
     throw conflict('Downloads are disabled: turn on "Download enabled" in Settings, then start again');
   }
-  const result = await enqueueDownloadCandidates(db, settings);
+  const result = await enqueueDownloadCandidates(db, settings, by);
   if (result.queued === 0) {
     return {
       queued: 0,

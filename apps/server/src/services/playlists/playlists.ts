@@ -1,16 +1,19 @@
 import type {
   AgeCategory,
+  CreatedBy,
   EnergyBand,
   Genre,
+  Identity,
   Playlist,
   PlaylistDetail,
   RegenerateResult,
   TimeWindow,
 } from '@wcs/contract';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { playlistSongs, playlists, plays, songs } from '../../db/schema.js';
+import { type CreatorColumns, creatorColumns, describeCreators } from '../accounts/creators.js';
 import { ageCategory, localDate } from '../age.js';
 import { AppError, notFound } from '../errors.js';
 import { getEditableSettings } from '../settings.js';
@@ -41,7 +44,7 @@ type Folder = Pick<Config, 'playlistsDir'>;
 /** Serialises regenerations (the job and the HTTP calls), so two never interleave their writes. */
 const REGENERATE_LOCK = 0x77_63_73_70; // 'wcsp'
 
-function toPlaylist(row: PlaylistRow): Playlist {
+function toPlaylist(row: PlaylistRow, maker: (row: CreatorColumns) => CreatedBy): Playlist {
   return {
     playlist_id: row.id,
     playlist_name: row.name,
@@ -54,20 +57,32 @@ function toPlaylist(row: PlaylistRow): Playlist {
     is_active: row.isActive,
     generated_at: row.generatedAt.toISOString(),
     m3u8_url: `/api/playlists/${row.id}/m3u8`,
+    created_by: maker(row),
   };
 }
 
 /** Generated playlists by name; active ones unless `is_active` is false. */
 export async function listPlaylists(
   db: Db,
-  query: { is_active: boolean },
+  query: {
+    is_active: boolean;
+    created_by_user_id?: number | undefined;
+    created_by_token_id?: number | undefined;
+  },
 ): Promise<{ data: Playlist[]; total: number }> {
   const rows = await db
     .select()
     .from(playlists)
-    .where(eq(playlists.isActive, query.is_active))
+    .where(
+      and(
+        eq(playlists.isActive, query.is_active),
+        query.created_by_user_id ? eq(playlists.createdByUserId, query.created_by_user_id) : undefined,
+        query.created_by_token_id ? eq(playlists.createdByTokenId, query.created_by_token_id) : undefined,
+      ),
+    )
     .orderBy(asc(playlists.name), asc(playlists.id));
-  return { data: rows.map(toPlaylist), total: rows.length };
+  const maker = await describeCreators(db, rows);
+  return { data: rows.map((row) => toPlaylist(row, maker)), total: rows.length };
 }
 
 /** A playlist with its songs in playlist order (an inactive one has none). */
@@ -81,7 +96,10 @@ export async function getPlaylist(db: Db, id: number): Promise<PlaylistDetail> {
     .innerJoin(songs, eq(songs.id, playlistSongs.songId))
     .where(eq(playlistSongs.playlistId, id))
     .orderBy(asc(playlistSongs.position));
-  return { ...toPlaylist(row), songs: songRows.map(({ song, playCount }) => toSong(song, playCount, today)) };
+  return {
+    ...toPlaylist(row, await describeCreators(db, [row])),
+    songs: songRows.map(({ song, playCount }) => toSong(song, playCount, today)),
+  };
 }
 
 interface LibraryForPlaylists {
@@ -196,6 +214,7 @@ async function storeGroup(
   existing: PlaylistRow | undefined,
   existingSongIds: readonly number[],
   files: PlaylistFileChanges,
+  by: Identity | undefined,
 ): Promise<void> {
   const entries = group.songs.map((song) => {
     const file = library.files.get(song.id)!;
@@ -215,6 +234,7 @@ async function storeGroup(
     isActive: true,
     fileName,
     generatedAt: new Date(),
+    ...creatorColumns(by),
   };
   const [row] = existing
     ? await tx.update(playlists).set(values).where(eq(playlists.id, existing.id)).returning()
@@ -245,7 +265,11 @@ async function deactivate(tx: Tx, row: PlaylistRow, files: PlaylistFileChanges):
  * their files are rewritten; every other playlist becomes inactive and its file is removed.
  * The files change inside the transaction, while the lock keeps any other regeneration out.
  */
-export async function regenerateAllPlaylists(db: Db, folder: Folder): Promise<RegenerateResult> {
+export async function regenerateAllPlaylists(
+  db: Db,
+  folder: Folder,
+  by?: Identity,
+): Promise<RegenerateResult> {
   const thresholds = await getEditableSettings(db);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REGENERATE_LOCK})`);
@@ -260,7 +284,7 @@ export async function regenerateAllPlaylists(db: Db, folder: Folder): Promise<Re
     for (const group of groups.values()) {
       if (group.songs.length < PLAYLIST_MIN_SONGS) continue;
       const row = existing.get(group.key);
-      await storeGroup(tx, group, library, row, row ? (songIds.get(row.id) ?? []) : [], files);
+      await storeGroup(tx, group, library, row, row ? (songIds.get(row.id) ?? []) : [], files, by);
       active += 1;
       if (row) updated += 1;
       else created += 1;
@@ -287,7 +311,12 @@ export async function regenerateAllPlaylists(db: Db, folder: Folder): Promise<Re
  * Regenerates one playlist from its group as the library stands now. When the group has fewer
  * than 5 songs the playlist becomes inactive (the answer's is_active is false, with no songs).
  */
-export async function regeneratePlaylist(db: Db, folder: Folder, id: number): Promise<PlaylistDetail> {
+export async function regeneratePlaylist(
+  db: Db,
+  folder: Folder,
+  id: number,
+  by?: Identity,
+): Promise<PlaylistDetail> {
   const thresholds = await getEditableSettings(db);
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REGENERATE_LOCK})`);
@@ -298,7 +327,7 @@ export async function regeneratePlaylist(db: Db, folder: Folder, id: number): Pr
     const files: PlaylistFileChanges = { write: [], remove: [] };
     if (group && group.songs.length >= PLAYLIST_MIN_SONGS) {
       const songIds = await storedSongIds(tx, id);
-      await storeGroup(tx, group, library, row, songIds.get(id) ?? [], files);
+      await storeGroup(tx, group, library, row, songIds.get(id) ?? [], files, by);
     } else {
       await deactivate(tx, row, files);
     }
