@@ -1,15 +1,19 @@
 /**
- * `wcs record --server <url>`: the uploader for a small device by the speakers (a Raspberry Pi
- * with a USB microphone). It captures with ffmpeg from ALSA, cuts chunks into a spool folder on
- * disk and sends them to the server in order, keeping them until the server has them. The work
- * is in recorder/; this file parses flags and turns Ctrl+C/SIGTERM into a clean stop.
+ * `wcs record --server <url> --token <token>`: the uploader for a small device by the speakers (a
+ * Raspberry Pi with a USB microphone). It captures with ffmpeg from ALSA, cuts chunks into a spool
+ * folder on disk and sends them to the server in order with its device token, keeping them until
+ * the server has them. The work is in recorder/; this file parses flags and turns Ctrl+C/SIGTERM
+ * into a clean stop.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { dataDirOption } from './options.js';
 
 interface RecordOptions {
   server: string;
+  token?: string;
+  ca?: string;
   event?: number;
   device: string;
   input?: string;
@@ -30,7 +34,32 @@ const whole = (min: number, max: number, what: string) => (value: string) => {
 
 const time = () => new Date().toTimeString().slice(0, 8);
 
+/** --token, else WCS_TOKEN: the server refuses uploads without one. */
+function tokenFrom(options: RecordOptions): string {
+  const token = options.token ?? process.env.WCS_TOKEN;
+  if (!token?.trim()) {
+    throw new Error(
+      'wcs record needs a device token: on the server run "wcs token create --name <device> --role dj" (or Settings, Tokens), then pass it with --token or WCS_TOKEN',
+    );
+  }
+  return token;
+}
+
+/** --ca: the PEM file of the server's certificate (its <data dir>/tls/cert.pem under --public). */
+function caFrom(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `--ca: cannot read ${path.resolve(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): copy the server's certificate here (<data dir>/tls/cert.pem on the server under "wcs serve --public")`,
+    );
+  }
+}
+
 async function recordCommand(options: RecordOptions): Promise<void> {
+  const token = tokenFrom(options);
+  const ca = caFrom(options.ca);
   const { runRecorder } = await import('../recorder/recorder.js');
   const dataDir = path.resolve(options.dataDir || process.env.WCS_DATA_DIR || 'data');
   const spoolDir = path.resolve(options.spool ?? path.join(dataDir, 'record-spool'));
@@ -54,6 +83,8 @@ async function recordCommand(options: RecordOptions): Promise<void> {
     const result = await runRecorder(
       {
         server: options.server,
+        token,
+        ca,
         spoolDir,
         source: options.input
           ? { kind: 'input', spec: options.input, realtime: options.realtime ?? false }
@@ -79,7 +110,15 @@ export function registerRecordCommand(program: Command): void {
       'record the room from a device (ALSA, ffmpeg) in chunks and upload them to the server; ' +
         'unsent chunks wait on disk and are retried until the server takes them',
     )
-    .requiredOption('--server <url>', 'the WCS DJ Library server, e.g. http://192.168.1.10:8080')
+    .requiredOption('--server <url>', 'the WCS DJ Library server, e.g. https://192.168.1.10:8080')
+    .option(
+      '--token <token>',
+      'a device token of role dj, from "wcs token create --name <device> --role dj" on the server (default: $WCS_TOKEN)',
+    )
+    .option(
+      '--ca <pem file>',
+      'trust this certificate (only it) for an https server with a self-signed one: a copy of the server\'s <data dir>/tls/cert.pem under "wcs serve --public"',
+    )
     .option(
       '--event <id>',
       'the event the recording belongs to (its id)',

@@ -112,6 +112,7 @@ describe('capture', () => {
       {
         // Nothing listens there: the device fails before any upload is tried.
         server: 'http://127.0.0.1:9',
+        token: 'wcs_never-sent-nothing-listens',
         spoolDir,
         source: { kind: 'alsa', device: 'hw:CARD=WcsNoSuchCard,DEV=0' },
         chunkSeconds: 30,

@@ -1,7 +1,9 @@
 /**
  * The uploader against the real app listening on a real port: a server that is down for a while,
- * a chunk the server refuses, chunks resumed from the spool by a later run, and `wcs record` as a
- * process (a paced live input, uploads while recording, SIGTERM: last partial chunk sent, exit 0).
+ * a chunk the server refuses, chunks resumed from the spool by a later run, a token revoked before
+ * or during a run (stops, spool kept), and `wcs record` as a process (a paced live input, uploads
+ * while recording, SIGTERM: last partial chunk sent, exit 0; no token or a revoked one: exit 1).
+ * Uploading over TLS to `wcs serve --public` is in cli/serve-public.int.test.ts.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,17 +13,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../audio/decode.js';
 import { findFreePort } from '../db/embedded.js';
 import { recordingChunks, recordings } from '../db/schema.js';
+import { revokeToken } from '../services/accounts/tokens.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
-import { chunkFiles, spoolSession, tempDir, waitFor } from '../test/recorder-support.js';
+import { chunkFiles, deviceToken, spoolSession, tempDir, waitFor } from '../test/recorder-support.js';
 import { startCapture } from './capture.js';
-import { runRecorder } from './recorder.js';
+import { RecorderDeniedError, runRecorder } from './recorder.js';
 import { REJECTED_DIR, type SessionInfo, Spool } from './spool.js';
-import { Uploader } from './uploader.js';
+import { type ServerTarget, serverTarget, Uploader } from './uploader.js';
 
 interface ListeningApp {
   test: TestApp;
   url: string;
   port: number;
+  /** A dj device token made for the recorder, and its id (to revoke it). */
+  token: string;
+  tokenId: number;
+  /** The server as the uploader reaches it, with the token. */
+  target: ServerTarget;
   /** Starts listening (on the port chosen up front). */
   listen(): Promise<void>;
 }
@@ -30,10 +38,15 @@ interface ListeningApp {
 async function appOnPort(): Promise<ListeningApp> {
   const test = await createTestApp();
   const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const device = await deviceToken(test.deps.db);
   return {
     test,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url,
+    token: device.token,
+    tokenId: device.id,
+    target: serverTarget({ server: url, token: device.token }),
     async listen() {
       await test.app.listen({ port, host: '127.0.0.1' });
     },
@@ -85,7 +98,7 @@ describe('uploader', () => {
     const created: string[] = [];
     let waits = 0;
     const uploader = new Uploader({
-      server: server.url,
+      server: server.target,
       spool,
       log,
       initialBackoffMs: 50,
@@ -146,7 +159,7 @@ describe('uploader', () => {
     fs.writeFileSync(badChunk, 'this is not audio at all, but a note someone saved over the chunk');
     const { lines, log } = quiet();
     const uploader = new Uploader({
-      server: server.url,
+      server: server.target,
       spool,
       log,
       initialBackoffMs: 50,
@@ -198,7 +211,7 @@ describe('uploader', () => {
 
     // A new run (a new Spool object: nothing active) picks it up.
     const { log } = quiet();
-    const uploader = new Uploader({ server: server.url, spool: new Spool(spoolDir), log });
+    const uploader = new Uploader({ server: server.target, spool: new Spool(spoolDir), log });
     uploader.finish(Date.now() + 20_000);
     expect(await uploader.run()).toEqual({ left: 0 });
     const stored = await storedChunks(server.test, session.session_id);
@@ -227,6 +240,7 @@ describe('wcs record (runRecorder)', () => {
     const first = await runRecorder(
       {
         server: server.url,
+        token: server.token,
         spoolDir,
         source: { kind: 'input', spec: 'lavfi:sine=f=440:d=5', realtime: false },
         chunkSeconds: 2,
@@ -248,6 +262,7 @@ describe('wcs record (runRecorder)', () => {
     const second = await runRecorder(
       {
         server: server.url,
+        token: server.token,
         spoolDir,
         source: { kind: 'input', spec: 'lavfi:sine=f=660:d=3', realtime: false },
         chunkSeconds: 2,
@@ -259,7 +274,11 @@ describe('wcs record (runRecorder)', () => {
     );
     expect(second).toMatchObject({ uploaded: 5, left: 0, exitCode: 0 });
     expect(second.session.session_id).not.toBe(first.session.session_id);
-    expect(secondRun.lines[0]).toBe('resuming the unsent chunks of 1 earlier session');
+    expect(firstRun.lines[0]).toBe('could not check the token: the server does not answer yet');
+    expect(secondRun.lines.slice(0, 2)).toEqual([
+      `uploading to ${server.url} as test-recorder (dj)`,
+      'resuming the unsent chunks of 1 earlier session',
+    ]);
     const resumed = await storedChunks(server.test, first.session.session_id);
     const fresh = await storedChunks(server.test, second.session.session_id);
     expect(resumed.map((chunk) => chunk.chunkNumber)).toEqual([0, 1, 2]);
@@ -275,6 +294,7 @@ describe('wcs record (runRecorder)', () => {
     const spoolDir = tempDir('wcs-spool-');
     const options = {
       server: server.url,
+      token: server.token,
       spoolDir,
       source: { kind: 'input' as const, spec: 'lavfi:sine=d=1', realtime: false },
       chunkSeconds: 2,
@@ -296,9 +316,179 @@ describe('wcs record (runRecorder)', () => {
   });
 });
 
+describe('a token the server refuses', () => {
+  const revokedMessage =
+    /^The token test-recorder was revoked on \d{4}-\d\d-\d\dT[\d:.]+Z: ask an admin for a new one$/;
+
+  it('stops the uploader at once and keeps every chunk in the spool, nothing set aside', async () => {
+    const server = await newApp();
+    await server.listen();
+    const spool = new Spool(tempDir('wcs-spool-'));
+    const session = await spoolSession(spool, { seconds: 5, chunkSeconds: 2 });
+    await revokeToken(server.test.deps.db, server.tokenId);
+    const { lines, log } = quiet();
+    const uploader = new Uploader({ server: server.target, spool, log, initialBackoffMs: 50 });
+    // No finish(): only the refusal ends the run.
+    const result = await uploader.run();
+    expect(result).toEqual({
+      left: 3,
+      denied: { status: 401, message: expect.stringMatching(revokedMessage) },
+    });
+    expect(chunkFiles(spool.sessionDir(session.session_id))).toEqual([
+      'chunk-000000.ogg',
+      'chunk-000001.ogg',
+      'chunk-000002.ogg',
+    ]);
+    expect(fs.existsSync(path.join(spool.dir, REJECTED_DIR))).toBe(false);
+    expect(uploader.rejectedCount).toBe(0);
+    expect(lines.at(-1)).toMatch(
+      /^the server refuses this recorder \(401\): The token test-recorder was revoked on .+: ask an admin for a new one; 3 chunks kept in .+ for the next start$/,
+    );
+    expect(await storedChunks(server.test, session.session_id)).toEqual([]);
+  });
+
+  it('when revoked during a run: stops the capture, exit code 1, the unsent chunks stay and a new token sends them', async () => {
+    const server = await newApp();
+    await server.listen();
+    const spoolDir = tempDir('wcs-spool-');
+    const { lines, log } = quiet();
+    let revoking: Promise<unknown> | undefined;
+    const result = await runRecorder(
+      {
+        server: server.url,
+        token: server.token,
+        spoolDir,
+        // Endless and paced: only the refusal (or a bug) ends this run.
+        source: { kind: 'input', spec: 'lavfi:sine=f=550', realtime: true },
+        chunkSeconds: 1,
+        drainMs: 20_000,
+        log,
+        pollMs: 50,
+        events: {
+          uploaded: () => {
+            revoking ??= revokeToken(server.test.deps.db, server.tokenId);
+          },
+        },
+      },
+      new AbortController().signal,
+    );
+    await revoking;
+    expect(result.exitCode).toBe(1);
+    expect(result.denied).toEqual({ status: 401, message: expect.stringMatching(revokedMessage) });
+    expect(result.uploaded).toBeGreaterThanOrEqual(1);
+    expect(result.left).toBeGreaterThanOrEqual(1);
+    expect(lines).toContain('stopping the capture: the server refuses this recorder');
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^stopped: the server refuses this recorder \\(401\\): The token test-recorder was revoked on .+: ask an admin for a new one\\. ${result.uploaded} chunks? uploaded, ${result.left} kept in ${spoolDir}: start again with a valid token \\(--token or WCS_TOKEN\\) to send them$`,
+      ),
+    );
+    const sessionDir = path.join(spoolDir, result.session.session_id);
+    expect(chunkFiles(sessionDir)).toHaveLength(result.left);
+    expect(fs.existsSync(path.join(spoolDir, REJECTED_DIR))).toBe(false);
+
+    // The next start with a valid token sends what was kept, in order after what was sent.
+    const fresh = await deviceToken(server.test.deps.db, { name: 'test-recorder-2' });
+    const next = await runRecorder(
+      {
+        server: server.url,
+        token: fresh.token,
+        spoolDir,
+        source: { kind: 'input', spec: 'lavfi:sine=f=660:d=1', realtime: false },
+        chunkSeconds: 1,
+        drainMs: 20_000,
+        log: () => {},
+        pollMs: 50,
+      },
+      new AbortController().signal,
+    );
+    expect(next).toMatchObject({ exitCode: 0, left: 0, denied: null });
+    const stored = await storedChunks(server.test, result.session.session_id);
+    expect(stored.map((chunk) => chunk.chunkNumber)).toEqual(
+      Array.from({ length: result.uploaded + result.left }, (_, i) => i),
+    );
+    expect(fs.readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it('refuses to start with a revoked token, or one whose role may not upload, and leaves the spool as it was', async () => {
+    const server = await newApp();
+    await server.listen();
+    const spoolDir = tempDir('wcs-spool-');
+    const earlier = await spoolSession(new Spool(spoolDir), { seconds: 3, chunkSeconds: 2 });
+    const options = {
+      server: server.url,
+      spoolDir,
+      source: { kind: 'input' as const, spec: 'lavfi:sine=d=1', realtime: false },
+      chunkSeconds: 2,
+      drainMs: 1000,
+      log: () => {},
+    };
+    const viewer = await deviceToken(server.test.deps.db, { name: 'test-viewer', role: 'viewer' });
+    const asViewer = runRecorder({ ...options, token: viewer.token }, new AbortController().signal);
+    await expect(asViewer).rejects.toThrow(RecorderDeniedError);
+    await expect(asViewer).rejects.toThrow(
+      `the token test-viewer has the role viewer, which may not upload recordings: ask an admin for a token of role dj ("wcs token create --name <device> --role dj") (unsent chunks stay in ${spoolDir})`,
+    );
+    await revokeToken(server.test.deps.db, server.tokenId);
+    await expect(
+      runRecorder({ ...options, token: server.token }, new AbortController().signal),
+    ).rejects.toThrow(
+      /^the server http:\/\/127\.0\.0\.1:\d+ refuses this recorder \(401\): The token test-recorder was revoked on .+: ask an admin for a new one \(unsent chunks stay in .+\)$/,
+    );
+    // Only the earlier session, untouched; the lock released.
+    expect(fs.readdirSync(spoolDir)).toEqual([earlier.session_id]);
+    expect(chunkFiles(path.join(spoolDir, earlier.session_id))).toEqual([
+      'chunk-000000.ogg',
+      'chunk-000001.ogg',
+    ]);
+    expect(await storedChunks(server.test, earlier.session_id)).toEqual([]);
+  });
+});
+
 const serverDir = path.resolve(import.meta.dirname, '../..');
 
+/** `wcs record` from the sources, to its exit. */
+function recordProcess(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'src/cli.ts', 'record', ...args],
+    {
+      cwd: serverDir,
+      env: { ...process.env, WCS_TOKEN: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (data: Buffer) => {
+    output += data.toString();
+  });
+  child.stderr.on('data', (data: Buffer) => {
+    output += data.toString();
+  });
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, output })),
+  );
+}
+
 describe('wcs record (process)', () => {
+  it("needs a token, takes it from WCS_TOKEN too, and exits 1 with the server's message when it is revoked", async () => {
+    const app = await newApp();
+    await app.listen();
+    const spoolDir = tempDir('wcs-spool-cli-');
+    const args = ['--server', app.url, '--input', 'lavfi:sine=d=1', '--spool', spoolDir];
+    const missing = await recordProcess(args);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain(
+      'wcs: wcs record needs a device token: on the server run "wcs token create --name <device> --role dj" (or Settings, Tokens), then pass it with --token or WCS_TOKEN',
+    );
+    await revokeToken(app.test.deps.db, app.tokenId);
+    const revoked = await recordProcess(args, { WCS_TOKEN: app.token });
+    expect(revoked.code).toBe(1);
+    expect(revoked.output).toMatch(
+      /wcs: the server http:\/\/127\.0\.0\.1:\d+ refuses this recorder \(401\): The token test-recorder was revoked on .+: ask an admin for a new one/,
+    );
+  });
+
   it('uploads while recording and on SIGTERM sends the last partial chunk, then exits 0', async () => {
     const app = await newApp();
     await app.listen();
@@ -313,6 +503,8 @@ describe('wcs record (process)', () => {
         'record',
         '--server',
         app.url,
+        '--token',
+        app.token,
         '--input',
         'lavfi:sine=f=440',
         '--realtime',

@@ -1,21 +1,31 @@
 /**
- * Sends the spool's chunks to POST /api/recordings/upload, one at a time and in order, and deletes
- * each only after the server has answered 2xx (`created` true, or false when it already had it: a
- * retry after a lost answer is harmless). While the server is unreachable, answers 5xx, or answers
- * in a way that is not a verdict on the chunk (408, 413, 429, an unknown API path, a proxy's page),
- * the chunk stays on disk and the uploader retries with a capped exponential backoff. A chunk the
- * server refuses (any other 4xx with its JSON `message`, 409 included: it holds different audio
- * under that number) is moved aside with the reason, so one bad chunk never blocks the rest.
+ * Sends the spool's chunks to POST /api/recordings/upload, one at a time and in order, with the
+ * device token (Authorization: Bearer), and deletes each only after the server has answered 2xx
+ * (`created` true, or false when it already had it: a retry after a lost answer is harmless).
+ * While the server is unreachable, answers 5xx, or answers in a way that is not a verdict on the
+ * chunk (408, 413, 429, an unknown API path, a proxy's page), the chunk stays on disk and the
+ * uploader retries with a capped exponential backoff. When the server refuses the recorder itself
+ * (401: the token is not valid, revoked or expired; 403: its role may not upload; 421: it does not
+ * answer for the name in --server), the uploader stops at once and every chunk stays in the spool
+ * for a start with a valid token. A chunk the server refuses (any other 4xx with its JSON
+ * `message`, 409 included: it holds different audio under that number) is moved aside with the
+ * reason, so one bad chunk never blocks the rest.
  */
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { api, type UploadMetadata } from '@wcs/contract';
+import { Agent } from 'undici';
 import type { BrokenChunk, Spool, SpoolChunk } from './spool.js';
 
 export type UploadOutcome =
   | { kind: 'uploaded'; created: boolean; recordingId: number; sizeBytes: number }
   | { kind: 'retry'; reason: string; unreachable: boolean }
-  | { kind: 'rejected'; status: number; message: string };
+  | { kind: 'rejected'; status: number; message: string }
+  | { kind: 'denied'; status: number; message: string };
+
+/** Statuses that refuse the recorder itself, not one chunk: no chunk can go until a person acts. */
+const DENIED_STATUSES = new Set([401, 403, 421]);
 
 /** The server's base URL, without a trailing slash or /api. Throws on anything but http(s). */
 export function normaliseServerUrl(value: string): string {
@@ -35,6 +45,70 @@ export function normaliseServerUrl(value: string): string {
     .replace(/\/api$/, '');
 }
 
+/** How the recorder reaches the server: its address, its device token, the certificate it trusts. */
+export interface ServerTarget {
+  /** The base URL (normaliseServerUrl). */
+  url: string;
+  /** A device token (`wcs token create --role dj`), sent as "Authorization: Bearer". */
+  token: string;
+  /** With --ca: connections that trust that certificate only; else the system's authorities. */
+  dispatcher: Agent | undefined;
+}
+
+/**
+ * Checks --server, --token and --ca together. `ca` is the PEM text of the server's certificate:
+ * for a server with a self-signed one (`wcs serve --public` makes <data dir>/tls/cert.pem).
+ * Close the target when done (its connections).
+ */
+export function serverTarget(options: {
+  server: string;
+  token: string;
+  ca?: string | undefined;
+}): ServerTarget {
+  const url = normaliseServerUrl(options.server);
+  const token = options.token.trim();
+  if (!/^\S{1,200}$/.test(token)) {
+    throw new Error(
+      'The token must be the one "wcs token create --name <device> --role dj" printed (wcs_..., one word): give it with --token or WCS_TOKEN',
+    );
+  }
+  let dispatcher: Agent | undefined;
+  if (options.ca !== undefined) {
+    if (!url.startsWith('https:')) {
+      throw new Error(`--ca is for an https:// server; ${url} is plain http: drop --ca, or use https://`);
+    }
+    try {
+      new X509Certificate(options.ca);
+    } catch (error) {
+      throw new Error(
+        `--ca must be the server's certificate in PEM (-----BEGIN CERTIFICATE-----, e.g. a copy of <data dir>/tls/cert.pem): ${(error as Error).message}`,
+      );
+    }
+    dispatcher = new Agent({ connect: { ca: options.ca } });
+  }
+  return { url, token, dispatcher };
+}
+
+/** Ends the target's open connections (the recorder's process may then exit). */
+export async function closeTarget(target: ServerTarget): Promise<void> {
+  await target.dispatcher?.close();
+}
+
+/** A call to the server's API (`apiPath` after /api), with the token and the trusted certificate. */
+export function callServer(
+  target: ServerTarget,
+  apiPath: string,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<Response> {
+  // Node's fetch takes an undici dispatcher (not in the DOM's RequestInit type).
+  const options = {
+    ...init,
+    headers: { ...init.headers, authorization: `Bearer ${target.token}` },
+    ...(target.dispatcher ? { dispatcher: target.dispatcher } : {}),
+  } as RequestInit;
+  return fetch(`${target.url}/api${apiPath}`, options);
+}
+
 /** The metadata JSON of one chunk (see docs/api.md). */
 export function chunkMetadata(chunk: SpoolChunk): UploadMetadata {
   return {
@@ -48,11 +122,24 @@ export function chunkMetadata(chunk: SpoolChunk): UploadMetadata {
   };
 }
 
+/** The TLS failures that a retry will not cure: the recorder does not trust the certificate. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+]);
+
 function describeNetworkError(error: unknown): string {
   const err = error as Error & { cause?: { code?: string; message?: string } };
   if (err.name === 'TimeoutError') return 'no answer in time';
   if (err.name === 'AbortError') return 'stopped';
   const cause = err.cause;
+  if (cause?.code && UNTRUSTED_CERTIFICATE.has(cause.code)) {
+    return `the server's certificate is not trusted (${cause.code}): give --ca a copy of the server's certificate (<data dir>/tls/cert.pem for "wcs serve --public"), or one made for this very address`;
+  }
   return cause?.code ?? cause?.message ?? err.message;
 }
 
@@ -68,7 +155,7 @@ async function errorMessage(response: Response): Promise<string | null> {
 
 /** One attempt at one chunk. Never throws for network or HTTP trouble: the outcome says what to do. */
 export async function uploadChunk(
-  server: string,
+  server: ServerTarget,
   chunk: SpoolChunk,
   options: { signal?: AbortSignal } = {},
 ): Promise<UploadOutcome> {
@@ -78,7 +165,7 @@ export async function uploadChunk(
   form.append('audio_file', new Blob([bytes], { type: 'audio/ogg' }), path.basename(chunk.file));
   let response: Response;
   try {
-    response = await fetch(`${server}/api${api.uploadRecording.path}`, {
+    response = await callServer(server, api.uploadRecording.path, {
       method: 'POST',
       body: form,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -128,10 +215,11 @@ export async function uploadChunk(
   if (message === null || message.startsWith('No such API call')) {
     return {
       kind: 'retry',
-      reason: `HTTP ${status} from ${server} without the API's answer (is --server the WCS DJ Library?)`,
+      reason: `HTTP ${status} from ${server.url} without the API's answer (is --server the WCS DJ Library?)`,
       unreachable: false,
     };
   }
+  if (DENIED_STATUSES.has(status)) return { kind: 'denied', status, message };
   return { kind: 'rejected', status, message };
 }
 
@@ -142,7 +230,7 @@ export interface UploaderEvents {
 }
 
 export interface UploaderOptions {
-  server: string;
+  server: ServerTarget;
   spool: Spool;
   log: (line: string) => void;
   /** First wait after a failed attempt, doubled each time up to maxBackoffMs. */
@@ -158,9 +246,17 @@ export interface UploaderOptions {
 const kB = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
 const seconds = (ms: number) => (ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
 
+/** Why the uploader stopped by itself: the server refused the recorder (401, 403, 421). */
+export interface UploadDenied {
+  status: number;
+  message: string;
+}
+
 /**
  * The upload loop. run() sends chunks as they become ready until finish() is called and nothing
  * is left, or finish()'s deadline has passed; it resolves with the number of chunks left on disk.
+ * When the server refuses the recorder itself, it resolves at once with `denied`, every chunk
+ * still on disk.
  */
 export class Uploader {
   private finishing = false;
@@ -212,7 +308,7 @@ export class Uploader {
     this.options.events?.rejected?.(chunk, reason, where);
   }
 
-  async run(): Promise<{ left: number }> {
+  async run(): Promise<{ left: number; denied?: UploadDenied }> {
     const { spool, log, server } = this.options;
     const initial = this.options.initialBackoffMs ?? 1000;
     const max = this.options.maxBackoffMs ?? 60_000;
@@ -258,6 +354,13 @@ export class Uploader {
       if (outcome.kind === 'rejected') {
         await this.setAside(chunk, `the server refused it (${outcome.status}): ${outcome.message}`);
         continue;
+      }
+      if (outcome.kind === 'denied') {
+        log(
+          `the server refuses this recorder (${outcome.status}): ${outcome.message}; ` +
+            `${ready.length} chunk${ready.length === 1 ? '' : 's'} kept in ${spool.dir} for the next start`,
+        );
+        return { left: ready.length, denied: { status: outcome.status, message: outcome.message } };
       }
       failingSince ??= Date.now();
       if (this.finishing && Date.now() >= this.deadline) return { left: ready.length };

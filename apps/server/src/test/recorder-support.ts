@@ -1,14 +1,17 @@
 /**
  * Shared pieces of the recorder's tests: synthesised chunks in a spool (real ffmpeg), temporary
- * folders (removed after each test file), waiting for a condition. Nothing here touches the
- * database or the test harness; the app-on-a-port helpers live in uploader.int.test.ts.
+ * folders (removed after each test file), waiting for a condition, and the device token a
+ * recorder uploads with. The app-on-a-port helpers live in uploader.int.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Role } from '@wcs/contract';
 import { afterAll } from 'vitest';
+import type { Db } from '../db/client.js';
 import { startCapture } from '../recorder/capture.js';
 import type { SessionInfo, Spool } from '../recorder/spool.js';
+import { createToken } from '../services/accounts/tokens.js';
 
 /** Folders made by tempDir in this test file, removed once its tests are done. */
 const made: string[] = [];
@@ -68,4 +71,14 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A device token in the test database, as `wcs token create --name <name> --role dj` makes it. */
+export async function deviceToken(
+  db: Db,
+  options: { name?: string; role?: Role } = {},
+): Promise<{ token: string; id: number; name: string }> {
+  const name = options.name ?? 'test-recorder';
+  const { token, info } = await createToken(db, { name, role: options.role ?? 'dj' }, undefined);
+  return { token, id: info.id, name };
 }
