@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
@@ -11,14 +12,21 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.js';
 import { handleError, refuseUnstorableText } from './http-errors.js';
+import { registerAccessControl } from './routes/access.js';
 import { registerRoutes } from './routes/index.js';
 import { registerStaticFiles } from './static-files.js';
 import { API_VERSION } from './version.js';
 
+export interface BuildAppOptions {
+  /** Listen with TLS (tls.ts: the given certificate, or the self-signed one of `--public`). */
+  https?: { key: string | Buffer; cert: string | Buffer } | undefined;
+}
+
 /** Builds the HTTP app (no listen: tests use inject). */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One line per request is noise in a DJ's terminal; failures are still logged by the error handler.
     logController: new LogController({
@@ -26,6 +34,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     // Unique across restarts, so the id a user quotes from a 500 finds its one log line.
     genReqId: () => randomUUID(),
+    // Behind a reverse proxy, the client's address and scheme come from X-Forwarded-* (config.ts).
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A whole request, upload body included, must arrive within this; a silent connection is cut
     // sooner (connectionTimeout is the socket's idle timeout). Node checks the first every
@@ -72,6 +82,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       message: `Too many calls of this kind (${context.max} a minute); try again in ${context.after}`,
     }),
   });
+  // Security headers (docs/security.md): a CSP the built app passes (its scripts and styles are
+  // files of its own; charts set inline style attributes), no framing, no referrer to other sites.
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'self'"],
+        // Over plain HTTP on a LAN address, an upgrade would break every asset.
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Off on plain HTTP for the same reason; a TLS server sends it (cli/serve.ts).
+    strictTransportSecurity: Boolean(config.tlsCertFile) || config.publicMode,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  // Host allow-list, session cookie, who is calling and whether they may (docs/security.md).
+  await registerAccessControl(app, deps);
   // Compression, the built web app and the SPA fallback; before the routes, which it compresses.
   await registerStaticFiles(app, config);
   await app.register(fastifySwagger, {

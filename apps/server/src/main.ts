@@ -1,26 +1,36 @@
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { warmPeakCache } from './audio/fingerprint/index.js';
 import { currentIndex } from './audio/fingerprint/memory-index.js';
 import { startSpawnHelper } from './audio/spawn-helper.js';
-import { type Config, type ConfigOverrides, loadConfig } from './config.js';
+import { type Config, type ConfigOverrides, DEMO_MARKER_FILE, loadConfig } from './config.js';
 import { createDatabase } from './db/client.js';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded.js';
+import { type EmbeddedPostgres, runningEmbeddedConnection, startEmbeddedPostgres } from './db/embedded.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { holdStartupLock, runMigrations } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
+import { DEMO_USER, prepareAccounts, SETUP_LINK_HOURS } from './services/accounts/first-run.js';
 import { createLiveHub } from './services/live.js';
 import { describeRecovery, recoverRecordingFiles } from './services/recordings/recording-recovery.js';
+import { isWildcardHost, loadTls, venueLines } from './tls.js';
 
 export type Log = (message: string) => void;
 
 /** One line on stdout, in the style of the setup scripts; nothing when the log level is silent. */
 export function consoleLog(config: Pick<Config, 'logLevel'>): Log {
   return config.logLevel === 'silent' ? () => {} : (message) => console.log(`[wcs] ${message}`);
+}
+
+/** The address a browser on this machine opens: loopback whatever interface was bound. */
+function loopbackUrl(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return url.origin;
 }
 
 function seconds(startedAt: number): string {
@@ -90,6 +100,24 @@ export async function prepareDatabase(config: Config, log: Log): Promise<Prepare
   }
 }
 
+/**
+ * The database for a short command, whether or not a server runs on the data folder: its own
+ * embedded PostgreSQL when the folder is free, else the one the running server started (which
+ * has migrated it). `close` stops only what this call started.
+ */
+export async function attachDatabase(config: Config, log: Log): Promise<PreparedDatabase> {
+  try {
+    return await prepareDatabase(config, log);
+  } catch (error) {
+    if ((error as Error).name !== 'DataDirInUseError') throw error;
+    return {
+      connectionString: runningEmbeddedConnection(config.dataDir),
+      embedded: undefined,
+      close: async () => {},
+    };
+  }
+}
+
 export interface StartServerOptions extends ConfigOverrides {
   /** Environment to read the configuration from (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -154,15 +182,40 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
 
     const deps: AppDeps = { config, db, pool, jobs, live };
     await registerJobHandlers(deps);
-    const app = await buildApp(deps);
+    // The given certificate, or under --public the self-signed one in the data folder (tls.ts).
+    const tls = await loadTls(config, log);
+    const app = await buildApp(deps, tls ? { https: { key: tls.key, cert: tls.cert } } : {});
     cleanups.add('the HTTP server', () => app.close());
+    const accounts = await prepareAccounts(db, {
+      isDemo: fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE)),
+    });
     await releaseStartupLock();
     const url = await app.listen({ port: config.port, host: config.host });
 
     const where = database.embedded
       ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
       : 'PostgreSQL from DATABASE_URL';
-    log(`WCS DJ Library is listening on ${url} (${where}; started in ${seconds(startedAt)}).`);
+    // Fastify names 127.0.0.1 for a wildcard bind; the start line names what was really bound.
+    const { port } = app.server.address() as AddressInfo;
+    const bound = `${tls ? 'https' : 'http'}://${net.isIPv6(config.host) ? `[${config.host}]` : config.host}:${port}`;
+    const scope = isWildcardHost(config.host) ? 'every network interface, ' : '';
+    const security = tls ? `TLS${tls.selfSigned ? ' with a self-signed certificate' : ''}, ` : '';
+    log(
+      `WCS DJ Library is listening on ${bound} (${scope}${security}${where}; started in ${seconds(startedAt)}).`,
+    );
+    const listening = { host: config.host, port, tls, publicHostname: config.publicHostname };
+    for (const line of await venueLines(listening)) log(line);
+    if (accounts.setupToken) {
+      const link = `${loopbackUrl(url)}/setup?token=${accounts.setupToken}`;
+      log(
+        `No account exists yet. Create the first admin with this link (once, within ${SETUP_LINK_HOURS} hour):`,
+      );
+      log(`  ${link}`);
+      log('  or on this machine: wcs user add <name> --role admin');
+    }
+    if (fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE))) {
+      log(`Demo: sign in as ${DEMO_USER.name} with the password ${DEMO_USER.password}.`);
+    }
     // The recognition index is read into memory now, not when the first recording chunk arrives;
     // ffmpeg's helper process is started first, while this process is small (spawn-helper.ts).
     startSpawnHelper();

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import type { ServerHandle } from '../main.js';
-import { type DataDirOptions, dataDirOption, overridesFrom, parsePort } from './options.js';
+import { type DataDirOptions, dataDirOption, overridesFrom, parseHostname, parsePort } from './options.js';
 
 interface ServeOptions extends DataDirOptions {
   port?: number;
   host?: string;
+  public?: boolean;
+  hostname?: string;
 }
 
 /**
@@ -49,7 +51,16 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('start the web app and its API (and the embedded PostgreSQL unless DATABASE_URL is set)')
     .option('-p, --port <port>', 'HTTP port (default: $PORT or 8080)', parsePort)
-    .option('--host <host>', 'address to listen on (default: $HOST or 127.0.0.1)')
+    .option('--host <host>', 'address to listen on (default: $HOST or 127.0.0.1; 0.0.0.0 with --public)')
+    .option(
+      '--public',
+      'for the venue: listen on every interface with TLS ($WCS_TLS_CERT/$WCS_TLS_KEY, else a self-signed certificate made once in <data dir>/tls); prints the URLs and a QR code for phones',
+    )
+    .option(
+      '--hostname <name>',
+      'the name other devices reach this server by (default: $WCS_PUBLIC_HOSTNAME): allowed as Host, printed, and put in the self-signed certificate',
+      parseHostname,
+    )
     .addOption(dataDirOption())
     .action(serve);
 }

@@ -1,7 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { findFreePort } from '../db/embedded.js';
@@ -36,11 +38,28 @@ export interface Server {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function launch(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+export interface LaunchOptions {
+  /** More flags for `wcs serve`, e.g. ['--public']. */
+  args?: string[];
+  /** The server speaks TLS (--public, WCS_TLS_CERT): its url is https. */
+  https?: boolean;
+}
+
+export async function launch(
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: LaunchOptions = {},
+): Promise<Server> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, [wcsBin, 'serve', '--port', String(port), '--data-dir', dataDir], {
+  const args = [wcsBin, 'serve', '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])];
+  // The developer's own address, name and certificate settings do not reach the test servers.
+  const inherited = { ...process.env };
+  for (const name of ['HOST', 'WCS_PUBLIC_HOSTNAME', 'WCS_ALLOWED_HOSTS', 'WCS_TLS_CERT', 'WCS_TLS_KEY']) {
+    delete inherited[name];
+  }
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', WCS_DATA_DIR: '', ...env },
+    env: { ...inherited, LOG_LEVEL: 'warn', DATABASE_URL: '', WCS_DATA_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -57,11 +76,57 @@ export async function launch(dataDir: string, env: Record<string, string> = {}):
       resolve({ code, signal });
     });
   });
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+  const scheme = options.https ? 'https' : 'http';
+  return { child, url: `${scheme}://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+export interface HttpsAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** SHA-256 of the certificate the server presented, AA:BB:... */
+  fingerprint256: string;
+}
+
+/**
+ * One https request with node's client. `ca` trusts that certificate alone (and checks the name
+ * in `url` against it); `host` sends another Host header, the certificate's name then unchecked.
+ */
+export function httpsRequest(
+  url: string,
+  options: { ca?: string; host?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<HttpsAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: { ...options.headers, ...(options.host ? { host: options.host } : {}) },
+        agent: false,
+        ...(options.ca ? { ca: options.ca } : { rejectUnauthorized: false }),
+        ...(options.host ? { servername: '', checkServerIdentity: () => undefined } : {}),
+      },
+      (response) => {
+        const fingerprint256 = (response.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, fingerprint256 }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 export async function health(url: string): Promise<number | null> {
   try {
+    // Only whether it answers: the tests of TLS check the certificate themselves.
+    if (url.startsWith('https:')) return (await httpsRequest(`${url}/api/health`)).status;
     return (await fetch(`${url}/api/health`)).status;
   } catch {
     return null;
@@ -69,8 +134,12 @@ export async function health(url: string): Promise<number | null> {
 }
 
 /** Starts `wcs serve` and waits until /api/health answers 200. */
-export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const server = await launch(dataDir, env);
+export async function start(
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: LaunchOptions = {},
+): Promise<Server> {
+  const server = await launch(dataDir, env, options);
   let hasExited = false;
   void server.exited.then(() => {
     hasExited = true;
