@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         upgradeInsecureRequests: null,
       },
     },
-    // Off on plain HTTP for the same reason; a TLS server sends it (cli/serve.ts).
+    // Off on plain HTTP for the same reason; a TLS server (given certificate or --public) sends it.
     strictTransportSecurity: Boolean(config.tlsCertFile) || config.publicMode,
     referrerPolicy: { policy: 'same-origin' },
   });

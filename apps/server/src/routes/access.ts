@@ -81,7 +81,7 @@ export function clientAddress(request: FastifyRequest): string {
 }
 
 /** Finds the caller; a bearer token that is not valid is a 401 whatever the route. */
-async function identify(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function identify(deps: AppDeps, request: FastifyRequest): Promise<void> {
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S{1,200})$/i.exec(authorization.trim());
@@ -96,7 +96,6 @@ async function identify(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
   if (!identity) {
     // Signed out elsewhere, expired, or the account was deleted: forget the cookie.
     request.session.delete();
-    void reply;
     return;
   }
   request.identity = identity;
@@ -154,7 +153,7 @@ export async function registerAccessControl(app: FastifyInstance, deps: AppDeps)
       );
     }
     if (!request.url.startsWith('/api/')) return;
-    await identify(deps, request, reply);
+    await identify(deps, request);
     const isSocket = request.headers.upgrade?.toLowerCase() === 'websocket';
     // A browser always sends Origin with these: another site's page may not act here, and a
     // request riding on the session cookie must show it comes from this server's own pages.
