@@ -4,16 +4,24 @@
 //   node scripts/bench/api.mjs [--scale 0.1] [--requests 30] [--warmups 3] [--seed 1]
 //                              [--only <name part>] [--data-dir DIR] [--keep]
 // With --data-dir the dataset is kept and reused by later runs of the same scale and seed.
+// --uploaders N: N devices upload 10 s chunks without pause while the calls are timed (writes
+// under load: each chunk is decoded, stored and recognised), and their upload latency is printed.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EnsureError, ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 
 const usage =
-  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--only TEXT] [--data-dir DIR] [--keep]';
+  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--only TEXT] [--data-dir DIR] [--keep]';
 
 function parseArgs(argv) {
   const options = {};
-  const numbers = { '--scale': 'scale', '--requests': 'requests', '--warmups': 'warmups', '--seed': 'seed' };
+  const numbers = {
+    '--scale': 'scale',
+    '--requests': 'requests',
+    '--warmups': 'warmups',
+    '--seed': 'seed',
+    '--uploaders': 'uploaders',
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
     const value = () => {

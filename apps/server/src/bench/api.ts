@@ -48,6 +48,8 @@ export interface ApiBenchOptions {
   seed?: number;
   /** Only calls whose name contains this text. */
   only?: string;
+  /** Devices uploading chunks without pause while the calls are timed (writes under load). */
+  uploaders?: number;
 }
 
 export interface CaseResult {
@@ -183,6 +185,83 @@ function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
   return cases;
 }
 
+/** A mono 16-bit WAV of `seconds` at 16 kHz: notes that change every 0.4 s (distinct per seed). */
+function benchChunk(seconds: number, seed: number): Buffer {
+  const rate = 16_000;
+  const samples = seconds * rate;
+  const buffer = Buffer.alloc(44 + samples * 2);
+  buffer.write('RIFF', 0, 'ascii');
+  buffer.writeUInt32LE(36 + samples * 2, 4);
+  buffer.write('WAVEfmt ', 8, 'ascii');
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(rate, 24);
+  buffer.writeUInt32LE(rate * 2, 28);
+  buffer.writeUInt16LE(2, 32);
+  buffer.writeUInt16LE(16, 34);
+  buffer.write('data', 36, 'ascii');
+  buffer.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i += 1) {
+    const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
+    buffer.writeInt16LE(Math.round(0.4 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)), 44 + i * 2);
+  }
+  return buffer;
+}
+
+/**
+ * `count` devices that upload 10 s chunks back to back (each one decoded, stored and queued for
+ * recognition), as a hall full of recorders would, until stopped; `stop` says how they fared.
+ */
+async function startUploaders(handle: ServerHandle, count: number) {
+  const { token } = await createToken(handle.deps.db, { name: 'load benchmark', role: 'dj' }, undefined);
+  const latencies: number[] = [];
+  const failures = new Map<number, number>();
+  let stopping = false;
+  const startedAt = performance.now();
+  const device = async (u: number) => {
+    for (let n = 0; !stopping; n += 1) {
+      const form = new FormData();
+      const metadata = {
+        session_id: `load-${u}-${startedAt}`,
+        chunk_number: n,
+        duration_seconds: 10,
+        source: 'bench',
+      };
+      form.append('metadata', JSON.stringify(metadata));
+      form.append(
+        'audio_file',
+        new Blob([benchChunk(10, u * 1000 + n)], { type: 'audio/wav' }),
+        `chunk-${n}.wav`,
+      );
+      const sentAt = performance.now();
+      const response = await fetch(`${handle.url}/api/recordings/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.arrayBuffer();
+      if (response.ok) latencies.push(performance.now() - sentAt);
+      else failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+    }
+  };
+  const devices = Array.from({ length: count }, (_, u) => device(u));
+  return {
+    async stop(): Promise<string> {
+      stopping = true;
+      await Promise.all(devices);
+      const seconds = (performance.now() - startedAt) / 1000;
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const failed = [...failures].map(([status, n]) => `${n}x ${status}`).join(', ') || 'none';
+      return (
+        `Uploads under load: ${count} devices, ${latencies.length} chunks of 10 s in ${seconds.toFixed(0)} s ` +
+        `(${(latencies.length / seconds).toFixed(1)} a second); latency p50 ${round1(percentile(sorted, 50))} ms, ` +
+        `p95 ${round1(percentile(sorted, 95))} ms, max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${failed}`
+      );
+    },
+  };
+}
+
 async function timeCase(url: string, warmups: number, requests: number, token: string) {
   let status = 0;
   let bytes = 0;
@@ -295,6 +374,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
 
     const ids = await pickIds(db);
     const results: CaseResult[] = [];
+    const load = (options.uploaders ?? 0) > 0 ? await startUploaders(handle, options.uploaders!) : undefined;
     const endpoints = Object.entries(api as Record<string, Endpoint>).filter(
       ([name, endpoint]) => endpoint.method === 'GET' && (!options.only || name.includes(options.only)),
     );
@@ -352,6 +432,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
       `\nDataset: ${JSON.stringify(counts)}; ${requests} timed requests per call after ${warmups} warm-ups.\n`,
     );
     console.log(resultsTable(results));
+    if (load) console.log(`\n${await load.stop()}`);
     return results;
   } finally {
     await handle?.close();
