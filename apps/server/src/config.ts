@@ -6,6 +6,38 @@ export const DEMO_MARKER_FILE = 'demo-seed.json';
 /** The WSDC events calendar's public address: the default of WCS_SCRAPER_URL. */
 export const WSDC_CALENDAR_URL = 'https://www.worldsdc.com/events/';
 
+/** An S3-compatible bucket (WCS_STORAGE=s3://bucket/prefix and the variables below). */
+export interface S3Settings {
+  bucket: string;
+  /** Key prefix inside the bucket, without leading or trailing slash ('' for none). */
+  prefix: string;
+  /**
+   * The S3 server (WCS_S3_ENDPOINT, e.g. http://minio.internal:9000 for MinIO, Garage, Ceph,
+   * R2...); unset: AWS S3 itself, found from the region.
+   */
+  endpoint: string | undefined;
+  /** AWS_REGION (or AWS_DEFAULT_REGION), default us-east-1 (what most S3-compatible servers expect). */
+  region: string;
+  /**
+   * Bucket in the path (http://host/bucket/key) instead of the host name (http://bucket.host/key)
+   * (WCS_S3_FORCE_PATH_STYLE; default true when WCS_S3_ENDPOINT is set, false for AWS).
+   */
+  forcePathStyle: boolean;
+  /**
+   * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (both or neither; AWS_SESSION_TOKEN optional);
+   * undefined: the SDK's own chain (~/.aws, an instance or container role).
+   */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+}
+
+/**
+ * Where recordings and playlists are stored (WCS_STORAGE): `local` (the default: the folders
+ * WCS_RECORDINGS_DIR and WCS_PLAYLISTS_DIR, which may be a mount shared by several processes) or
+ * S3-compatible object storage. Library files are never here: they are the DJ's own folders, read
+ * in place (docs/decisions.md).
+ */
+export type StorageSettings = { kind: 'local' } | ({ kind: 's3' } & S3Settings);
+
 /**
  * Every environment variable the server reads, parsed once. Command-line flags override the
  * environment through `overrides`. Documented in README.md (keep the two in step).
@@ -45,10 +77,15 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Port of the embedded PostgreSQL (WCS_PG_PORT, default 0 = a free port picked at start). */
   embeddedPgPort: number;
-  /** Where uploaded recording chunks are stored (WCS_RECORDINGS_DIR, default <data>/recordings). */
+  /**
+   * Where uploaded recording chunks are stored (WCS_RECORDINGS_DIR, default <data>/recordings).
+   * With S3 storage it holds only `.incoming/`, uploads on their way in and copies for ffmpeg.
+   */
   recordingsDir: string;
   /** Where generated M3U8 playlists are written (WCS_PLAYLISTS_DIR, default <data>/playlists). */
   playlistsDir: string;
+  /** Local folders (default) or S3-compatible object storage (WCS_STORAGE), see StorageSettings. */
+  storage: StorageSettings;
   /**
    * Folders the API may import audio from (WCS_LIBRARY_ROOTS: absolute folders separated by
    * commas, default <data>/library). The `wcs library import` command may import any folder.
@@ -222,6 +259,47 @@ function scheduleFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): s
   return raw.toLowerCase() === 'off' ? null : raw;
 }
 
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PREFIX_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** WCS_STORAGE: unset or `local`, else `s3://bucket[/prefix]` with the S3 variables. */
+function storageFrom(env: NodeJS.ProcessEnv): StorageSettings {
+  const raw = env.WCS_STORAGE?.trim() ?? '';
+  if (raw === '' || raw === 'local') return { kind: 'local' };
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(raw);
+  if (!match || !BUCKET_NAME.test(match[1]!)) {
+    throw new Error(
+      `WCS_STORAGE must be "local" or s3://bucket/prefix (a bucket name of 3-63 lower-case letters, digits, dots and hyphens), got "${raw}"`,
+    );
+  }
+  const segments = (match[2] ?? '').split('/').filter((segment) => segment !== '');
+  const badSegment = segments.find((segment) => !PREFIX_SEGMENT.test(segment));
+  if (badSegment !== undefined) {
+    throw new Error(
+      `WCS_STORAGE's prefix is made of names of letters, digits, '.', '_' and '-' separated by '/', got "${badSegment}"`,
+    );
+  }
+  const endpoint = env.WCS_S3_ENDPOINT?.trim() ? urlFrom(env, 'WCS_S3_ENDPOINT', '') : undefined;
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both or neither');
+  }
+  const sessionToken = env.AWS_SESSION_TOKEN?.trim() || undefined;
+  return {
+    kind: 's3',
+    bucket: match[1]!,
+    prefix: segments.join('/'),
+    endpoint,
+    region: env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1',
+    forcePathStyle: boolFrom(env, 'WCS_S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    credentials:
+      accessKeyId && secretAccessKey
+        ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
+        : undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const dataDir = path.resolve(overrides.dataDir ?? env.WCS_DATA_DIR ?? 'data');
   const publicMode = overrides.publicMode ?? false;
@@ -241,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     embeddedPgPort: intFrom(env, 'WCS_PG_PORT', 0, 0, 65535),
     recordingsDir: path.resolve(env.WCS_RECORDINGS_DIR ?? path.join(dataDir, 'recordings')),
     playlistsDir: path.resolve(env.WCS_PLAYLISTS_DIR ?? path.join(dataDir, 'playlists')),
+    storage: storageFrom(env),
     libraryRoots: libraryRootsFrom(env, dataDir),
     maxUploadBytes: intFrom(env, 'WCS_MAX_UPLOAD_MB', 100, 1, 4096) * 1024 * 1024,
     webDistDir: path.resolve(env.WCS_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),

@@ -4,6 +4,7 @@ import type PgBoss from 'pg-boss';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { LiveHub } from './services/live.js';
+import type { Stores } from './storage/index.js';
 
 /** What the HTTP app and the job handlers are built from; tests build it against a scratch database. */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   pool: pg.Pool;
   jobs: JobQueue;
   live: LiveHub;
+  /** Where recordings and playlists are stored: local folders or object storage (WCS_STORAGE). */
+  storage: Stores;
 }
 
 export type JobHandler<N extends JobName> = (data: JobPayload<N>, jobId: string) => Promise<void>;

@@ -16,7 +16,8 @@ import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { DEMO_USER, prepareAccounts, SETUP_LINK_HOURS } from './services/accounts/first-run.js';
 import { createLiveHub } from './services/live.js';
-import { describeRecovery, recoverRecordingFiles } from './services/recordings/recording-recovery.js';
+import { describeRecovery, recoverStoredRecordings } from './services/recordings/recording-recovery.js';
+import { openStores } from './storage/index.js';
 import { isWildcardHost, loadTls, venueLines } from './tls.js';
 
 export type Log = (message: string) => void;
@@ -154,21 +155,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   try {
     const database = await prepareDatabase(config, log);
     cleanups.add('the database', () => database.close());
-    fs.mkdirSync(config.recordingsDir, { recursive: true });
-    fs.mkdirSync(config.playlistsDir, { recursive: true });
+    const storage = await openStores(config);
+    if (config.storage.kind === 'local') {
+      fs.mkdirSync(config.recordingsDir, { recursive: true });
+      fs.mkdirSync(config.playlistsDir, { recursive: true });
+    }
 
     // Processes starting at once on one hosted database take turns until they serve.
     const releaseStartupLock = await holdStartupLock(database.connectionString);
     cleanups.add('the start-up lock', releaseStartupLock);
     const { pool, db } = createDatabase(database.connectionString);
     cleanups.add('the connection pool', () => pool.end());
-    // What a crash or an older version left in the recordings folder, before any upload is taken.
+    // What a crash or an older version left in the recordings store, before any upload is taken.
     const recovery = describeRecovery(
-      await recoverRecordingFiles(db, config.recordingsDir, {
+      await recoverStoredRecordings(db, storage.recordings, {
         // Alone on the folder under the embedded database's lock; on a hosted one, others may be
-        // mid-upload in a shared folder.
+        // mid-upload in a shared folder or bucket.
         spareRecentMs: database.embedded ? 0 : config.requestTimeoutMs + 60_000,
       }),
+      config.storage.kind === 'local' ? 'Recordings folder' : `Recordings in ${storage.recordings.location}`,
     );
     if (recovery) log(recovery);
     const live = await createLiveHub(pool, database.connectionString);
@@ -180,7 +185,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     // Stopping the queue lets running jobs finish (pg-boss waits up to its grace period).
     cleanups.add('the job workers', () => jobs.stop());
 
-    const deps: AppDeps = { config, db, pool, jobs, live };
+    const deps: AppDeps = { config, db, pool, jobs, live, storage };
     await registerJobHandlers(deps);
     // The given certificate, or under --public the self-signed one in the data folder (tls.ts).
     const tls = await loadTls(config, log);

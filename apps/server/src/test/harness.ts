@@ -14,6 +14,7 @@ import { registerJobHandlers } from '../jobs/index.js';
 import { createJobQueue } from '../jobs/queue.js';
 import { createToken } from '../services/accounts/tokens.js';
 import { createLiveHub } from '../services/live.js';
+import { openStores } from '../storage/index.js';
 // For the ProvidedContext declaration (pgAdminUrl, pgTemplateDatabase).
 import type {} from './global-setup.js';
 
@@ -99,7 +100,9 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     undo.push(() => live.close());
     const jobs = await createJobQueue({ connectionString: database.url, pollingIntervalSeconds: 0.5 });
     undo.push(() => jobs.stop());
-    const deps: AppDeps = { config, db: database.db, pool: database.pool, jobs, live };
+    // The folders above, or the bucket of WCS_STORAGE in options.env (a fake S3 server's).
+    const storage = await openStores(config);
+    const deps: AppDeps = { config, db: database.db, pool: database.pool, jobs, live, storage };
     await registerJobHandlers(deps);
     const app = await buildApp(deps);
     undo.push(() => app.close());

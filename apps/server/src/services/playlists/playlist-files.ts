@@ -1,49 +1,28 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Config } from '../../config.js';
+import { openStorage, type Storage, StorageNotFoundError } from '../../storage/index.js';
 
 /**
- * The M3U8 files of the playlists folder. A DJ program may read a file at any moment, so a file
- * is never half-written: the text goes to a temporary file in the same folder (same file system,
- * so the rename is atomic), is fsync'd, and renamed over the old one; the folder is fsync'd after
- * the renames, so that they survive a crash.
+ * The M3U8 files of the playlists store: the playlists folder (WCS_PLAYLISTS_DIR), or the
+ * `playlists/` prefix of object storage (WCS_STORAGE). A DJ program may read a file at any moment,
+ * so a file is never half-written: the local backend writes the text to a hidden temporary file in
+ * the same folder (same file system, so the rename is atomic), fsyncs it, renames it over the old
+ * one and fsyncs the folder; object storage replaces an object whole.
  */
 
-/** Only a plain file name inside the folder: never a path that climbs out of it. */
-function insideFolder(folder: string, fileName: string): string {
-  if (fileName !== path.basename(fileName) || fileName === '' || fileName.startsWith('.')) {
+/** Where the playlists go: the folder, and the storage setting when it is not the local folders. */
+export type PlaylistFolder = Pick<Config, 'playlistsDir'> & Partial<Pick<Config, 'storage'>>;
+
+/** Only a plain file name: never a path that climbs out of the folder, never a hidden file. */
+function playlistKey(fileName: string): string {
+  if (fileName === '' || fileName.includes('/') || fileName.includes('\\') || fileName.startsWith('.')) {
     throw new Error(`Not a playlist file name: "${fileName}"`);
   }
-  return path.join(folder, fileName);
+  return fileName;
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await fs.open(folder, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes `content` (UTF-8) to a temporary file beside `target`, fsync'd, and renames it over `target`. */
-async function replaceFile(folder: string, target: string, content: Buffer): Promise<void> {
-  // Hidden, so that a program scanning the folder does not list it while it exists.
-  const temporary = path.join(folder, `.${path.basename(target)}.${randomUUID()}.tmp`);
-  try {
-    const handle = await fs.open(temporary, 'w');
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temporary, target);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
-}
+const storeOf = (folder: PlaylistFolder): Promise<Storage> =>
+  openStorage('playlists', folder.playlistsDir, folder.storage);
 
 export interface PlaylistFileChanges {
   /** Files to hold exactly this text. */
@@ -52,47 +31,51 @@ export interface PlaylistFileChanges {
   remove: string[];
 }
 
+async function read(store: Storage, fileName: string): Promise<Buffer | null> {
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await store.get(playlistKey(fileName))) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } catch (error) {
+    if (error instanceof StorageNotFoundError) return null;
+    throw error;
+  }
+}
+
 /**
- * Brings the folder to the given state. A file that already holds the same bytes is left alone
+ * Brings the store to the given state. A file that already holds the same bytes is left alone
  * (most playlists do not change from one regeneration to the next, and each write costs an
- * fsync); the folder is fsync'd once at the end, which makes every rename and removal durable.
+ * fsync or a request); each write and removal is durable when this returns.
  */
 export async function applyPlaylistFileChanges(
-  folder: string,
+  folder: PlaylistFolder,
   changes: PlaylistFileChanges,
 ): Promise<{ written: number; unchanged: number; removed: number }> {
+  const store = await storeOf(folder);
   const kept = new Set(changes.write.map((file) => file.fileName));
-  await fs.mkdir(folder, { recursive: true });
   let written = 0;
   let unchanged = 0;
   let removed = 0;
   for (const file of changes.write) {
-    const target = insideFolder(folder, file.fileName);
     const content = Buffer.from(file.content, 'utf8');
-    const current = await readPlaylistFile(folder, file.fileName);
+    const current = await read(store, file.fileName);
     if (current?.equals(content)) {
       unchanged += 1;
       continue;
     }
-    await replaceFile(folder, target, content);
+    await store.put(playlistKey(file.fileName), Readable.from([content]));
     written += 1;
   }
   // A name that is also written (a playlist that took over another's name) must stay.
   for (const fileName of changes.remove) {
     if (kept.has(fileName)) continue;
-    await fs.rm(insideFolder(folder, fileName), { force: true });
+    await store.delete(playlistKey(fileName));
     removed += 1;
   }
-  if (written + removed > 0) await syncFolder(folder);
   return { written, unchanged, removed };
 }
 
 /** The bytes of a playlist file, or null when it does not exist. */
-export async function readPlaylistFile(folder: string, fileName: string): Promise<Buffer | null> {
-  try {
-    return await fs.readFile(insideFolder(folder, fileName));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+export async function readPlaylistFile(folder: PlaylistFolder, fileName: string): Promise<Buffer | null> {
+  return read(await storeOf(folder), fileName);
 }

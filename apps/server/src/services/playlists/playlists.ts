@@ -10,7 +10,6 @@ import type {
   TimeWindow,
 } from '@wcs/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { playlistSongs, playlists, plays, songs } from '../../db/schema.js';
 import { type CreatorColumns, creatorColumns, describeCreators } from '../accounts/creators.js';
@@ -19,7 +18,12 @@ import { AppError, notFound } from '../errors.js';
 import { getEditableSettings } from '../settings.js';
 import { songWithPlayCount, toSong } from '../songs.js';
 import { writeM3u8 } from './m3u8.js';
-import { applyPlaylistFileChanges, type PlaylistFileChanges, readPlaylistFile } from './playlist-files.js';
+import {
+  applyPlaylistFileChanges,
+  type PlaylistFileChanges,
+  type PlaylistFolder,
+  readPlaylistFile,
+} from './playlist-files.js';
 import {
   assignPlaylistGroups,
   type OverplayThresholds,
@@ -39,7 +43,8 @@ import {
 
 type PlaylistRow = typeof playlists.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Folder = Pick<Config, 'playlistsDir'>;
+/** The playlists folder, or object storage when the configuration names it (playlist-files.ts). */
+type Folder = PlaylistFolder;
 
 /** Serialises regenerations (the job and the HTTP calls), so two never interleave their writes. */
 const REGENERATE_LOCK = 0x77_63_73_70; // 'wcsp'
@@ -296,7 +301,7 @@ export async function regenerateAllPlaylists(
       // Inactive rows too: a file left behind by an interrupted run goes now.
       if (row.isActive || row.fileName) await deactivate(tx, row, files);
     }
-    await applyPlaylistFileChanges(folder.playlistsDir, files);
+    await applyPlaylistFileChanges(folder, files);
     return {
       message: `${active} active playlists (${created} new, ${updated} updated, ${deactivated} deactivated)`,
       active,
@@ -331,7 +336,7 @@ export async function regeneratePlaylist(
     } else {
       await deactivate(tx, row, files);
     }
-    await applyPlaylistFileChanges(folder.playlistsDir, files);
+    await applyPlaylistFileChanges(folder, files);
   });
   return getPlaylist(db, id);
 }
@@ -350,7 +355,7 @@ export async function getPlaylistFile(
       `Playlist ${id} ("${row.name}") is inactive: its group has fewer than ${PLAYLIST_MIN_SONGS} songs now, so it has no file`,
     );
   }
-  const content = await readPlaylistFile(folder.playlistsDir, row.fileName);
+  const content = await readPlaylistFile(folder, row.fileName);
   if (!content) {
     throw new AppError(
       404,

@@ -9,7 +9,6 @@ import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../../audio/fingerpr
 import type { recordingChunks } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
-import { chunkFilePath } from '../recordings/recording-files.js';
 import {
   CLOUD_CLIP_SECONDS,
   CLOUD_MIN_STRETCH_SECONDS,
@@ -41,15 +40,32 @@ export interface Timeline {
   removedIds: number[];
 }
 
-export const chunkFile = (deps: AppDeps, chunk: ChunkRow) =>
-  chunkFilePath(deps.config.recordingsDir, chunk.filePath);
+/**
+ * Runs `use` with the chunk's file on this machine, from the recordings store: the file itself in
+ * the local folder, a temporary copy from object storage (removed after). Any process can so run
+ * any chunk's job, whichever process received it. A missing file is a StorageNotFoundError.
+ */
+export async function withChunkFile<T>(
+  deps: AppDeps,
+  chunk: ChunkRow,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const local = await deps.storage.recordings.toLocalFile(chunk.filePath);
+  try {
+    return await use(local.path);
+  } finally {
+    await local.release();
+  }
+}
 
 export async function decodeChunk(deps: AppDeps, chunk: ChunkRow): Promise<Float32Array> {
-  return decodeAudio(chunkFile(deps, chunk), {
-    sampleRate: FINGERPRINT_SAMPLE_RATE,
-    ffmpegPath: deps.config.ffmpegPath,
-  });
+  return withChunkFile(deps, chunk, (file) =>
+    decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath: deps.config.ffmpegPath }),
+  );
 }
+
+/** The tail cache's key: the store and the chunk's key (its name carries its content hash). */
+const tailKey = (deps: AppDeps, chunk: ChunkRow) => `${deps.storage.recordings.location}|${chunk.filePath}`;
 
 /** The last TAIL_SECONDS of a decoded chunk, and the chunk's decoded length. */
 export interface ChunkTail {
@@ -59,7 +75,8 @@ export interface ChunkTail {
 
 /**
  * Tails of recently decoded chunks, so recognising chunk N+1 does not decode chunk N again (about
- * 200 ms of ffmpeg). Keyed by file: chunk file names carry their content hash. 32 tails of 20 s at
+ * 200 ms of ffmpeg, and a download from object storage). Keyed by store and key: chunk file names
+ * carry their content hash. 32 tails of 20 s at
  * 8 kHz are 20 MB at most.
  */
 const tailCache = new Map<string, ChunkTail>();
@@ -71,7 +88,7 @@ export function rememberTail(deps: AppDeps, chunk: ChunkRow, samples: Float32Arr
     samples: samples.slice(samples.length - length),
     chunkSeconds: samples.length / FINGERPRINT_SAMPLE_RATE,
   };
-  const key = chunkFile(deps, chunk);
+  const key = tailKey(deps, chunk);
   tailCache.delete(key);
   tailCache.set(key, tail);
   while (tailCache.size > TAIL_CACHE_SIZE) tailCache.delete(tailCache.keys().next().value!);
@@ -84,7 +101,7 @@ export function forgetDecodedTails(): void {
 }
 
 export async function tailOf(deps: AppDeps, chunk: ChunkRow): Promise<ChunkTail | null> {
-  const cached = tailCache.get(chunkFile(deps, chunk));
+  const cached = tailCache.get(tailKey(deps, chunk));
   if (cached) return cached;
   try {
     return rememberTail(deps, chunk, await decodeChunk(deps, chunk));
@@ -162,7 +179,9 @@ export async function recognizeChunk(
       const clipStart = Math.max(0, middleS - CLOUD_CLIP_SECONDS / 2);
       let clip: Buffer;
       try {
-        clip = await cutClip(deps.config.ffmpegPath, chunkFile(deps, chunk), clipStart, CLOUD_CLIP_SECONDS);
+        clip = await withChunkFile(deps, chunk, (file) =>
+          cutClip(deps.config.ffmpegPath, file, clipStart, CLOUD_CLIP_SECONDS),
+        );
       } catch (error) {
         errors.push((error as Error).message);
         continue;

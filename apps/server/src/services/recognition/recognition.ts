@@ -18,6 +18,7 @@ import { events, plays, recordingChunks, recordings, songs } from '../../db/sche
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
 import { cloudRecognizersFrom } from '../../providers/cloud-recognizers.js';
+import { isNotFound } from '../../storage/index.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import {
   type ChunkResult,
@@ -142,7 +143,12 @@ export async function processRecording(
         samples = await decodeChunk(deps, chunk);
         rememberTail(deps, chunk, samples);
       } catch (error) {
-        results.push({ chunk, error: `undecodable audio (${decodeReason(error)})` });
+        results.push({
+          chunk,
+          error: isNotFound(error)
+            ? `audio file missing (${(error as Error).message})`
+            : `undecodable audio (${decodeReason(error)})`,
+        });
         continue;
       }
       const previousChunk = chunks.find((candidate) => candidate.chunkNumber === chunk.chunkNumber - 1);

@@ -5,16 +5,22 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type AudioContainer, sniffAudioContainer } from '../../audio/sniff.js';
+import { STAGING_DIR, type Storage } from '../../storage/index.js';
+
+export { fsyncDir, insideRoot } from '../../storage/index.js';
 
 /**
- * The audio files of recordings: <recordings>/<recording_id>/<chunk>-<sha>.<ext>. Every part of a
- * path is made by the server (the recording's database id, the chunk number, the content hash and
- * a container name from a fixed list); nothing a client sends ever names a file or a folder, so no
- * request can write or delete outside the folder (docs/operations.md, "Recordings on disk").
+ * The audio files of recordings, in the recordings store (`deps.storage.recordings`: the
+ * recordings folder, or its prefix in object storage): `<recording_id>/<chunk>-<sha>.<ext>`. Every
+ * part of a key is made by the server (the recording's database id, the chunk number, the content
+ * hash and a container name from a fixed list); nothing a client sends ever names a file or a
+ * folder, so no request can write or delete outside the store (docs/operations.md, "Recordings on
+ * disk"), and the local backend checks every resolved path stays inside its folder.
  *
- * A chunk is written to a temporary file in <recordings>/.incoming, fsync'd, then renamed into
- * place, so a file under its final name is always complete. Names carry the content hash, so two
- * different uploads never overwrite each other.
+ * A chunk is received into the store's staging folder (`<recordings>/.incoming` on this machine),
+ * fsync'd and decoded there, then put under its key: a rename on the local backend (then the
+ * folder fsync'd), an upload to object storage. Names carry the content hash, so two different
+ * uploads never overwrite each other.
  */
 
 export interface ReceivedFile {
@@ -26,15 +32,13 @@ export interface ReceivedFile {
   isTruncated: boolean;
 }
 
-/** Half-received uploads. */
-export const INCOMING_DIR = '.incoming';
+/** Half-received uploads (the stores' staging folder). */
+export const INCOMING_DIR = STAGING_DIR;
 /** Files found at start that no database row claims (docs/operations.md). */
 export const LOST_AND_FOUND_DIR = 'lost+found';
 
 /** `00042-0123456789abcdef.webm`: chunk number, the first 16 hex digits of its SHA-256, container. */
 export const CHUNK_FILE_NAME = /^(\d{5,6})-([0-9a-f]{16})\.(webm|ogg|wav|mp3|flac|m4a|aiff|bin)$/;
-
-const incomingDir = (root: string) => path.join(root, INCOMING_DIR);
 
 /** A database id as a folder name; anything else is a programming error, never a path. */
 export function recordingFolderName(recordingId: number): string {
@@ -42,26 +46,6 @@ export function recordingFolderName(recordingId: number): string {
     throw new Error(`Not a recording id: ${String(recordingId)}`);
   }
   return String(recordingId);
-}
-
-/**
- * The absolute path of `relativePath` under `root`, refusing any path that is not strictly inside
- * it (absolute paths, `..` segments, the root itself). Every write, read and delete goes through it.
- */
-export function insideRoot(root: string, relativePath: string): string {
-  const base = path.resolve(root);
-  const target = path.resolve(base, relativePath);
-  const relative = path.relative(base, target);
-  if (
-    relative === '' ||
-    path.isAbsolute(relativePath) ||
-    relative.startsWith('..') ||
-    path.isAbsolute(relative) ||
-    relative.split(path.sep).some((part) => part === '..' || part === '.' || part === '')
-  ) {
-    throw new Error(`Refusing a path outside the recordings folder: ${JSON.stringify(relativePath)}`);
-  }
-  return target;
 }
 
 export function chunkRelativePath(
@@ -74,18 +58,16 @@ export function chunkRelativePath(
     throw new Error(`Not a chunk number: ${chunkNumber}`);
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('Not a SHA-256 digest');
   const name = `${String(chunkNumber).padStart(5, '0')}-${sha256.slice(0, 16)}.${container}`;
-  return path.join(recordingFolderName(recordingId), name);
+  return `${recordingFolderName(recordingId)}/${name}`;
 }
 
-/** Where a stored chunk's file is (its row's file_path is relative to the recordings folder). */
-export function chunkFilePath(root: string, relativePath: string): string {
-  return insideRoot(root, relativePath);
-}
-
-/** Streams an upload to a temporary file while hashing it and reading its first bytes. */
-export async function receiveToTempFile(root: string, stream: Readable): Promise<ReceivedFile> {
-  await fs.mkdir(incomingDir(root), { recursive: true });
-  const tempPath = path.join(incomingDir(root), `${randomUUID()}.part`);
+/**
+ * Streams an upload to a temporary file in `stagingDir` (the store's, on this machine) while
+ * hashing it and reading its first bytes.
+ */
+export async function receiveToTempFile(stagingDir: string, stream: Readable): Promise<ReceivedFile> {
+  await fs.mkdir(stagingDir, { recursive: true });
+  const tempPath = path.join(stagingDir, `${randomUUID()}.part`);
   const hash = createHash('sha256');
   let sizeBytes = 0;
   let head = Buffer.alloc(0);
@@ -116,25 +98,16 @@ export async function receiveToTempFile(root: string, stream: Readable): Promise
   };
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/**
+ * Stores a received file under its key and makes it durable (fsync'd and renamed into place, or
+ * uploaded and acknowledged by the object store); the temporary file is consumed.
+ */
+export async function commitTempFile(storage: Storage, tempPath: string, key: string): Promise<void> {
+  await storage.put(key, { file: tempPath, move: true });
 }
 
-/** Moves a received file under its final name and makes the rename durable. */
-export async function commitTempFile(root: string, tempPath: string, relativePath: string): Promise<void> {
-  const target = insideRoot(root, relativePath);
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  await fs.rename(tempPath, target);
-  await fsyncDir(path.dirname(target));
-}
-
-export async function removeFile(root: string, relativePath: string): Promise<void> {
-  await fs.rm(insideRoot(root, relativePath), { force: true });
+export async function removeFile(storage: Storage, key: string): Promise<void> {
+  await storage.delete(key);
 }
 
 export async function discardTempFile(tempPath: string): Promise<void> {
@@ -142,11 +115,10 @@ export async function discardTempFile(tempPath: string): Promise<void> {
 }
 
 /**
- * Removes the folder of one recording. The only recursive delete of the recordings folder: its
- * target is `<root>/<id>`, a direct child named by a database id, checked again after resolving.
+ * Removes the files of one recording. The only recursive delete of the recordings store: its
+ * target is `<id>/`, a direct child named by a database id (the local backend resolves it and
+ * checks it stays strictly inside the folder).
  */
-export async function removeRecordingFiles(root: string, recordingId: number): Promise<void> {
-  const folder = insideRoot(root, recordingFolderName(recordingId));
-  if (path.dirname(folder) !== path.resolve(root)) throw new Error(`Not a recording folder: ${folder}`);
-  await fs.rm(folder, { recursive: true, force: true });
+export async function removeRecordingFiles(storage: Storage, recordingId: number): Promise<void> {
+  await storage.deletePrefix(`${recordingFolderName(recordingId)}/`);
 }

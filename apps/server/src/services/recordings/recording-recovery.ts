@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { recordingChunks } from '../../db/schema.js';
+import { LocalStorage, type Storage, type StoredObject } from '../../storage/index.js';
 import {
   CHUNK_FILE_NAME,
   chunkRelativePath,
@@ -16,9 +17,11 @@ import {
 } from './recording-files.js';
 
 /**
- * What a start finds in the recordings folder and does about it (docs/operations.md, "What is
- * cleaned at start"). Runs before the server takes uploads, under the data folder's lock, so no
- * upload of this process is in flight.
+ * What a start finds in the recordings store and does about it (docs/operations.md, "What is
+ * cleaned at start"). Runs before the server takes uploads, under the start-up lock, so no upload
+ * of this process is in flight. `recoverStoredRecordings` picks the backend's way: the local
+ * folder's (`recoverRecordingFiles`, below) or object storage's (`recoverObjects`, the same rules
+ * over listed objects).
  *
  * 1. Chunk files still at the old place, <recordings>/<session_id>/..., move to <recordings>/<id>/
  *    and their rows follow (a session id once named folders; it is only a label now).
@@ -293,7 +296,7 @@ export async function recoverRecordingFiles(
 }
 
 /** One line for the start-up log, or null when there was nothing to do. */
-export function describeRecovery(report: RecoveryReport): string | null {
+export function describeRecovery(report: RecoveryReport, where = 'Recordings folder'): string | null {
   const parts = [
     report.migrated > 0 ? `${report.migrated} chunk file(s) moved to their recording's folder` : null,
     report.partialRemoved > 0 ? `${report.partialRemoved} unfinished upload file(s) removed` : null,
@@ -306,5 +309,140 @@ export function describeRecovery(report: RecoveryReport): string | null {
       : null,
     report.missingFiles > 0 ? `${report.missingFiles} chunk(s) whose file is missing` : null,
   ].filter((part) => part !== null);
-  return parts.length > 0 ? `Recordings folder: ${parts.join('; ')}.` : null;
+  return parts.length > 0 ? `${where}: ${parts.join('; ')}.` : null;
+}
+
+/** Files of the staging folder on this machine: received uploads (`.part`) and copies for ffmpeg. */
+async function removeStagedFiles(dir: string, before: number): Promise<number> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.part') && !name.includes('.download-')) continue;
+    if (!(await writtenBefore(path.join(dir, name), before))) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+async function sha256OfObject(storage: Storage, key: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(await storage.get(key), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * The recovery of object storage: the rules of the local folder's over listed objects. There is no
+ * older layout to migrate; partial uploads are files of the staging folder on this machine (an
+ * interrupted multipart upload leaves no object, only parts, which the bucket's lifecycle rule
+ * removes: docs/operations.md); an object is "moved" to lost+found by a copy, then a delete.
+ */
+export async function recoverObjects(
+  db: Db,
+  storage: Storage,
+  options: RecoveryOptions = {},
+): Promise<RecoveryReport> {
+  const startedAt = options.startedAt ?? new Date();
+  const before = startedAt.getTime() - (options.spareRecentMs ?? 0) + 1;
+  const partialRemoved = await removeStagedFiles(storage.stagingDir, before);
+  const rows = await db
+    .select({
+      id: recordingChunks.id,
+      recordingId: recordingChunks.recordingId,
+      chunkNumber: recordingChunks.chunkNumber,
+      filePath: recordingChunks.filePath,
+      sha256: recordingChunks.sha256,
+    })
+    .from(recordingChunks);
+  const claimed = new Set(rows.map((row) => row.filePath));
+  const lostPrefix = `${LOST_AND_FOUND_DIR}/${startedAt.toISOString().replaceAll(':', '-')}/`;
+  const objects: StoredObject[] = [];
+  const setAside: StoredObject[] = [];
+  for await (const object of storage.list('')) {
+    (object.key.startsWith(`${LOST_AND_FOUND_DIR}/`) ? setAside : objects).push(object);
+  }
+  const present = new Set(objects.filter((object) => claimed.has(object.key)).map((object) => object.key));
+  const report: RecoveryReport = {
+    migrated: 0,
+    partialRemoved,
+    reattached: 0,
+    duplicatesRemoved: 0,
+    lostAndFound: 0,
+    lostAndFoundDir: null,
+    missingFiles: 0,
+  };
+
+  /** A stored chunk with the same number and bytes whose own object is present. */
+  const storedCopyOf = (key: string, name: string, sha256: string) => {
+    const match = CHUNK_FILE_NAME.exec(name);
+    return match
+      ? rows.find(
+          (row) =>
+            row.sha256 === sha256 &&
+            row.chunkNumber === Number(match[1]) &&
+            row.filePath !== key &&
+            present.has(row.filePath),
+        )
+      : undefined;
+  };
+
+  for (const object of objects) {
+    if (claimed.has(object.key)) continue;
+    // Another process may be between its put and its commit.
+    if (object.modifiedAt.getTime() >= before) continue;
+    const [folder, name, ...deeper] = object.key.split('/');
+    const isChunkName = name !== undefined && deeper.length === 0 && CHUNK_FILE_NAME.test(name);
+    if (isChunkName) {
+      const match = CHUNK_FILE_NAME.exec(name)!;
+      const sha256 = await sha256OfObject(storage, object.key);
+      // Re-attached: the row of this recording and chunk whose own object is gone, same bytes.
+      const row = rows.find(
+        (candidate) =>
+          String(candidate.recordingId) === folder &&
+          candidate.chunkNumber === Number(match[1]) &&
+          candidate.sha256 === sha256 &&
+          !present.has(candidate.filePath),
+      );
+      if (row) {
+        await db.update(recordingChunks).set({ filePath: object.key }).where(eq(recordingChunks.id, row.id));
+        claimed.delete(row.filePath);
+        row.filePath = object.key;
+        claimed.add(object.key);
+        present.add(object.key);
+        report.reattached += 1;
+        continue;
+      }
+      if (storedCopyOf(object.key, name, sha256)) {
+        await storage.delete(object.key);
+        report.duplicatesRemoved += 1;
+        continue;
+      }
+    }
+    // Never deleted: copied aside, then removed from its place.
+    await storage.put(`${lostPrefix}${object.key}`, await storage.get(object.key));
+    await storage.delete(object.key);
+    report.lostAndFound += 1;
+    report.lostAndFoundDir = `${storage.location}${lostPrefix}`;
+  }
+  // Objects an earlier start set aside whose chunk a retry has stored since.
+  for (const object of setAside) {
+    const name = object.key.slice(object.key.lastIndexOf('/') + 1);
+    if (!CHUNK_FILE_NAME.test(name)) continue;
+    if (!storedCopyOf(object.key, name, await sha256OfObject(storage, object.key))) continue;
+    await storage.delete(object.key);
+    report.duplicatesRemoved += 1;
+  }
+  report.missingFiles = [...claimed].filter((key) => !present.has(key)).length;
+  return report;
+}
+
+/** What a start settles in the recordings store, whichever its backend. */
+export function recoverStoredRecordings(
+  db: Db,
+  storage: Storage,
+  options: RecoveryOptions = {},
+): Promise<RecoveryReport> {
+  return storage instanceof LocalStorage
+    ? recoverRecordingFiles(db, storage.root, options)
+    : recoverObjects(db, storage, options);
 }

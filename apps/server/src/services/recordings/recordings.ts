@@ -293,7 +293,7 @@ export async function receiveUpload(
   /** Who is uploading: written on the recording its first chunk creates. */
   creator?: Identity,
 ): Promise<UploadResult> {
-  const root = deps.config.recordingsDir;
+  const store = deps.storage.recordings;
   let metadataText: string | undefined;
   let received: ReceivedFile | undefined;
   let uploadContentType = '';
@@ -316,7 +316,7 @@ export async function receiveUpload(
       }
       uploadContentType = part.mimetype;
       uploadFilename = part.filename;
-      received = await receiveToTempFile(root, part.file);
+      received = await receiveToTempFile(store.stagingDir, part.file);
     }
     if (!received)
       throw badRequest('audio_file is missing: send the audio as a file field named "audio_file"');
@@ -386,9 +386,10 @@ async function verifyDecodes(deps: AppDeps, tempPath: string): Promise<void> {
 
 /**
  * Stores a verified chunk in one transaction: the recording (found by session id, or created),
- * the chunk's file renamed to <recordings>/<recording_id>/... and its row. The file is moved in
- * before the commit, so a committed row always has its file; a crash between the two leaves a
- * file without a row, which the next start moves to lost+found (recording-recovery.ts).
+ * the chunk's file put under <recording_id>/... in the recordings store (renamed into the folder,
+ * or uploaded to object storage) and its row. The file is stored before the commit, so a
+ * committed row always has its file; a crash between the two leaves a file without a row, which
+ * the next start moves to lost+found (recording-recovery.ts).
  */
 async function storeChunk(
   deps: AppDeps,
@@ -398,7 +399,7 @@ async function storeChunk(
   upload: { contentType: string; filename: string },
   creator: Identity | undefined,
 ): Promise<StoredChunk> {
-  const root = deps.config.recordingsDir;
+  const store = deps.storage.recordings;
   const recordedAt = metadata.recorded_at ? new Date(metadata.recorded_at) : new Date();
   let placedAt: string | undefined;
   try {
@@ -441,7 +442,7 @@ async function storeChunk(
         return { recordingId, sessionId: metadata.session_id, created: false, sizeBytes: existing.sizeBytes };
       }
       const relativePath = chunkRelativePath(recordingId, metadata.chunk_number, received.sha256, container);
-      await commitTempFile(root, received.tempPath, relativePath);
+      await commitTempFile(store, received.tempPath, relativePath);
       placedAt = relativePath;
       await tx.insert(recordingChunks).values({
         recordingId,
@@ -476,7 +477,7 @@ async function storeChunk(
         .select({ id: recordingChunks.id })
         .from(recordingChunks)
         .where(eq(recordingChunks.filePath, placedAt));
-      if (!claimed) await removeFile(root, placedAt);
+      if (!claimed) await removeFile(store, placedAt);
     }
     throw error;
   }
@@ -543,9 +544,9 @@ export async function assignRecordingEvent(
   return recording;
 }
 
-/** Deletes the recording, its chunks and its plays (one transaction), then its audio files. */
 /**
- * Deletes a recording. An admin may delete any; a dj or a device only the recordings it made
+ * Deletes a recording, its chunks and its plays (one transaction), then its audio files (one
+ * prefix of the recordings store). An admin may delete any; a dj or a device only the recordings it made
  * (docs/security.md).
  */
 export async function deleteRecording(
@@ -568,7 +569,7 @@ export async function deleteRecording(
     .where(eq(recordings.id, id))
     .returning({ filename: recordings.filename });
   if (!deleted) throw notFound('Recording', id);
-  await removeRecordingFiles(deps.config.recordingsDir, id);
+  await removeRecordingFiles(deps.storage.recordings, id);
   // Its recognised plays went with it: scores, downloads and playlists follow.
   await scheduleScoreRecompute(deps.jobs, `recording ${id} deleted`);
   return { message: `Recording ${id} (${deleted.filename}) and everything recognised from it were deleted` };
