@@ -61,6 +61,7 @@ import {
   TimeWindowCount,
   TopSong,
 } from './entities.js';
+import { InteropExportParams, InteropExportQuery, InteropPathRequest, InteropResult } from './interop.js';
 
 /**
  * Every HTTP call of the product, relative to the base path /api. The server registers its
@@ -845,6 +846,43 @@ export const api = {
     response: z.object({ queued: z.number().int() }),
     status: 202,
     summary: 'Queue an analysis of every song with a file not analysed by the current analyser',
+  },
+
+  // DJ software import and export (docs/interop.md)
+  /** Multipart (file, options JSON) or JSON { path, ...options }; the path form needs admin. */
+  previewInterop: {
+    access: 'dj',
+    isExpensive: true,
+    method: 'POST',
+    path: '/interop/preview',
+    // Optional: a multipart upload arrives without a JSON body (null).
+    body: InteropPathRequest.nullish(),
+    response: InteropResult,
+    summary:
+      "Read a DJ program's file (an upload, or a path inside the library roots for admins) and say what an import would add; stores nothing",
+  },
+  /** Multipart (file, options JSON) or JSON { path, ...options }; the path form needs admin. */
+  importInterop: {
+    access: 'dj',
+    isExpensive: true,
+    method: 'POST',
+    path: '/interop/import',
+    // Optional: a multipart upload arrives without a JSON body (null).
+    body: InteropPathRequest.nullish(),
+    response: InteropResult,
+    summary:
+      "Import a DJ program's library and history: match its tracks to songs, add songs without a file, add its history as plays",
+  },
+  /** The file itself (XML, NML, crate, M3U, CSV) served as an attachment, not JSON. */
+  exportInterop: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/interop/export/:format',
+    params: InteropExportParams,
+    query: InteropExportQuery,
+    response: z.string(),
+    summary:
+      "A generated playlist, or the whole library with its analysed BPM and key, as a DJ program's file",
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -4,11 +4,13 @@ import { Command } from 'commander';
 import { registerAccountCommands } from './accounts.js';
 import { registerAnalyzeCommand } from './analyze.js';
 import { registerDemoCommand } from './demo.js';
+import { registerInteropCommands } from './interop.js';
 import { registerLibraryCommand } from './library.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerRecognizeCommand } from './recognize.js';
 import { registerRecordCommand } from './record.js';
 import { registerServeCommand } from './serve.js';
+import { registerWorkerCommand } from './worker.js';
 
 /** apps/server/package.json, from src/cli and dist/cli alike. */
 function packageVersion(): string {
@@ -26,8 +28,10 @@ export function buildProgram(): Command {
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)');
   registerServeCommand(program);
+  registerWorkerCommand(program);
   registerMigrateCommand(program);
   registerLibraryCommand(program);
+  registerInteropCommands(program);
   registerDemoCommand(program);
   registerAnalyzeCommand(program);
   registerRecognizeCommand(program);

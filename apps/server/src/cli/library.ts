@@ -19,11 +19,14 @@ function summaryText(folder: string, summary: LibraryImportSummary, seconds: str
   return lines.join('\n');
 }
 
-/** `wcs library import <folder>`: any folder the user names; paths are stored absolute. */
+/**
+ * `wcs library import <folder>`: any folder the user names; paths are stored absolute. Works
+ * whether or not a server runs on the data folder.
+ */
 async function importCommand(folder: string, options: ImportOptions): Promise<void> {
   const [
     { loadConfig },
-    { consoleLog, prepareDatabase },
+    { attachDatabase, consoleLog },
     { createDatabase },
     { createJobQueue },
     library,
@@ -45,18 +48,9 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
   const log = options.json ? () => {} : consoleLog(config);
   const absoluteFolder = path.resolve(folder);
 
-  let database: Awaited<ReturnType<typeof prepareDatabase>>;
-  try {
-    database = await prepareDatabase(config, log);
-  } catch (error) {
-    if ((error as Error).name !== 'DataDirInUseError') throw error;
-    // The running server holds the embedded PostgreSQL: it can do the import itself.
-    throw new Error(
-      `${(error as Error).message}\nWhile the server runs, import through it instead: ` +
-        `curl -X POST http://${config.host}:${config.port}/api/library/import -H 'content-type: application/json' ` +
-        `-d '${JSON.stringify({ folder: absoluteFolder })}' (with the server's own address and port; the folder must be inside WCS_LIBRARY_ROOTS).`,
-    );
-  }
+  // Beside a running server, its PostgreSQL (the import's advisory lock keeps the two from
+  // importing at once); otherwise the data folder's own, started for this command.
+  const database = await attachDatabase(config, log);
   const { pool, db } = createDatabase(database.connectionString, 2);
   // Each imported or changed file is fingerprinted before the next one (the bar counts both); a file
   // whose content changed loses its analysis version, and the outdated are queued after the import.
@@ -76,7 +70,8 @@ async function importCommand(folder: string, options: ImportOptions): Promise<vo
       progress.stop();
     }
     if (library.hasImportChanges(summary)) {
-      // The server's worker runs the recompute (now if it is running, else when it next starts).
+      // The server's worker runs the recompute and the analyses (now if it is running, else when
+      // it next starts).
       const jobs = await createJobQueue({ connectionString: database.connectionString });
       try {
         await scores.scheduleScoreRecompute(jobs, 'library import');

@@ -307,6 +307,29 @@ export const plays = pgTable(
 );
 
 /**
+ * Plays that came from a DJ program's history (services/interop/history-import.ts), one row per
+ * play. `import_key` names the entry in its file (format, session, position, track), so importing
+ * the same file again adds nothing; deleting the play deletes the row, and a later import of the
+ * file brings the play back.
+ */
+export const importedPlays = pgTable(
+  'imported_plays',
+  {
+    playId: bigint('play_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => plays.id, { onDelete: 'cascade' }),
+    importKey: text('import_key').notNull(),
+    /** The format read (providers/dj-software: 'rekordbox-xml', 'traktor-nml', ...): the program. */
+    format: text('format').notNull(),
+    sessionName: text('session_name').notNull(),
+    /** The file kept no time for this play: its start was estimated from the night's start and the track lengths. */
+    timeEstimated: boolean('time_estimated').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('imported_plays_key_uq').on(t.importKey)],
+);
+
+/**
  * Plays per song and time window ('' for plays outside the windows), kept equal to
  * `select song_id, coalesce(time_window, ''), count(*) from plays group by 1, 2` by statement-level
  * triggers on plays (migration song_window_plays_triggers). The unfiltered analytics read these

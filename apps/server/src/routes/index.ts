@@ -6,6 +6,7 @@ import { analyticsRoutes } from './analytics.js';
 import { downloadRoutes } from './downloads.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
+import { interopRoutes } from './interop.js';
 import { libraryRoutes } from './library.js';
 import { playlistRoutes } from './playlists.js';
 import { recordingRoutes } from './recordings.js';
@@ -28,5 +29,6 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await libraryRoutes(app, deps);
   await analysisRoutes(app, deps);
   await scraperRoutes(app, deps);
+  await interopRoutes(app, deps);
   await wsRoutes(app, deps);
 }
