@@ -124,21 +124,44 @@ export interface StartServerOptions extends ConfigOverrides {
   env?: NodeJS.ProcessEnv;
   /** Where progress lines go (default: stdout, unless the log level is silent). */
   log?: Log;
+  /**
+   * Run the job workers and the scheduled jobs (default true). False: `wcs serve --no-jobs`, a
+   * process that serves HTTP and only queues jobs for the workers of other processes.
+   */
+  jobs?: boolean;
+  /** Serve the web app and the API (default true). False: `wcs worker`, jobs only. */
+  http?: boolean;
 }
 
-export interface ServerHandle {
-  /** Where the HTTP server listens, e.g. http://127.0.0.1:8080. */
-  url: string;
-  app: FastifyInstance;
+export interface WorkerHandle {
   deps: AppDeps;
   /** HTTP, job workers (with a grace period), live hub, pool, embedded PostgreSQL, lock. Idempotent. */
   close(): Promise<void>;
 }
 
-/** Starts everything the app needs and listens. Signal handling is the caller's (see cli/serve.ts). */
-export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle> {
+export interface ServerHandle extends WorkerHandle {
+  /** Where the HTTP server listens, e.g. http://127.0.0.1:8080. */
+  url: string;
+  app: FastifyInstance;
+}
+
+/**
+ * Starts everything the app needs: migrations and the start-up tasks (under the start-up lock),
+ * then, by role, the HTTP server (`http`) and the job workers with the scheduled jobs (`jobs`);
+ * both by default (`wcs serve`). Signal handling is the caller's (see cli/serve.ts).
+ */
+export function startServer(options: StartServerOptions & { http: false }): Promise<WorkerHandle>;
+export function startServer(options?: StartServerOptions): Promise<ServerHandle>;
+export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle | WorkerHandle> {
   const startedAt = performance.now();
-  const { env = process.env, log: givenLog, ...overrides } = options;
+  const {
+    env = process.env,
+    log: givenLog,
+    jobs: runsJobs = true,
+    http: servesHttp = true,
+    ...overrides
+  } = options;
+  if (!runsJobs && !servesHttp) throw new Error('A process with neither HTTP nor jobs has nothing to do');
   const config = loadConfig(env, overrides);
   const log = givenLog ?? consoleLog(config);
   const cleanups = new Cleanups();
@@ -181,75 +204,115 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     const jobs = await createJobQueue({
       connectionString: database.connectionString,
       onError: (error) => log(`Job queue error: ${error.message}`),
+      runsJobs,
     });
     // Stopping the queue lets running jobs finish (pg-boss waits up to its grace period).
     cleanups.add('the job workers', () => jobs.stop());
 
     const deps: AppDeps = { config, db, pool, jobs, live, storage };
-    await registerJobHandlers(deps);
-    // The given certificate, or under --public the self-signed one in the data folder (tls.ts).
-    const tls = await loadTls(config, log);
-    const app = await buildApp(deps, tls ? { https: { key: tls.key, cert: tls.cert } } : {});
-    cleanups.add('the HTTP server', () => app.close());
-    const accounts = await prepareAccounts(db, {
-      isDemo: fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE)),
-    });
-    await releaseStartupLock();
-    const url = await app.listen({ port: config.port, host: config.host });
-
+    // Workers and schedules only where jobs run; elsewhere uploads and buttons only queue them.
+    if (runsJobs) await registerJobHandlers(deps);
     const where = database.embedded
       ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
       : 'PostgreSQL from DATABASE_URL';
-    // Fastify names 127.0.0.1 for a wildcard bind; the start line names what was really bound.
-    const { port } = app.server.address() as AddressInfo;
-    const bound = `${tls ? 'https' : 'http'}://${net.isIPv6(config.host) ? `[${config.host}]` : config.host}:${port}`;
-    const scope = isWildcardHost(config.host) ? 'every network interface, ' : '';
-    const security = tls ? `TLS${tls.selfSigned ? ' with a self-signed certificate' : ''}, ` : '';
-    log(
-      `WCS DJ Library is listening on ${bound} (${scope}${security}${where}; started in ${seconds(startedAt)}).`,
-    );
-    const listening = { host: config.host, port, tls, publicHostname: config.publicHostname };
-    for (const line of await venueLines(listening)) log(line);
-    if (accounts.setupToken) {
-      const link = `${loopbackUrl(url)}/setup?token=${accounts.setupToken}`;
+    const served = servesHttp
+      ? await serveHttp(deps, { startedAt, where, runsJobs, log, cleanups, releaseStartupLock })
+      : undefined;
+    if (!served) {
+      await releaseStartupLock();
       log(
-        `No account exists yet. Create the first admin with this link (once, within ${SETUP_LINK_HOURS} hour):`,
+        `WCS DJ Library worker is running the background jobs (no HTTP; ${where}; storage ${storage.recordings.location}; started in ${seconds(startedAt)}).`,
       );
-      log(`  ${link}`);
-      log('  or on this machine: wcs user add <name> --role admin');
     }
-    if (fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE))) {
-      log(`Demo: sign in as ${DEMO_USER.name} with the password ${DEMO_USER.password}.`);
-    }
-    // The recognition index is read into memory now, not when the first recording chunk arrives;
-    // ffmpeg's helper process is started first, while this process is small (spawn-helper.ts).
+    // ffmpeg's helper process is started now, while this process is small (spawn-helper.ts): uploads
+    // are decoded to check them, chunks to recognise them.
     startSpawnHelper();
-    const loadingAt = performance.now();
-    currentIndex(db)
-      .then(async (index) => {
-        if (index.revisions.size === 0 || closing) return;
-        log(
-          `Recognition index: ${index.revisions.size} songs (${(index.size / 1e6).toFixed(1)} M hashes) in memory in ${seconds(loadingAt)}.`,
-        );
-        // Then the songs' peaks, which verification reads, as far as their cache holds.
-        const peaksAt = performance.now();
-        await warmPeakCache(db, index).then(
-          (cached) => {
-            if (!closing) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
-          },
-          (error: Error) => {
-            if (!closing)
-              log(`Recognition peaks not cached (${error.message}); recognition reads them as needed.`);
-          },
-        );
-      })
-      .catch((error: Error) => {
-        if (!closing)
-          log(`Recognition index not loaded yet (${error.message}); the first recognition loads it.`);
-      });
-    return { url, app, deps, close };
+    if (runsJobs) loadRecognitionIndex(db, log, () => closing !== undefined);
+    return served ? { ...served, deps, close } : { deps, close };
   } catch (error) {
     await cleanups.runAll(log);
     throw error;
   }
+}
+
+/**
+ * The HTTP half of a start: TLS, the app, the accounts' first run; then, the start-up tasks done
+ * and the start-up lock released, listening, and the start lines (URLs, setup link, demo).
+ */
+async function serveHttp(
+  deps: AppDeps,
+  start: {
+    startedAt: number;
+    where: string;
+    runsJobs: boolean;
+    log: Log;
+    cleanups: Cleanups;
+    releaseStartupLock: () => Promise<void>;
+  },
+): Promise<{ url: string; app: FastifyInstance }> {
+  const { config, db } = deps;
+  const { log } = start;
+  // The given certificate, or under --public the self-signed one in the data folder (tls.ts).
+  const tls = await loadTls(config, log);
+  const app = await buildApp(deps, tls ? { https: { key: tls.key, cert: tls.cert } } : {});
+  start.cleanups.add('the HTTP server', () => app.close());
+  const accounts = await prepareAccounts(db, {
+    isDemo: fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE)),
+  });
+  await start.releaseStartupLock();
+  const url = await app.listen({ port: config.port, host: config.host });
+
+  // Fastify names 127.0.0.1 for a wildcard bind; the start line names what was really bound.
+  const { port } = app.server.address() as AddressInfo;
+  const bound = `${tls ? 'https' : 'http'}://${net.isIPv6(config.host) ? `[${config.host}]` : config.host}:${port}`;
+  const scope = isWildcardHost(config.host) ? 'every network interface, ' : '';
+  const security = tls ? `TLS${tls.selfSigned ? ' with a self-signed certificate' : ''}, ` : '';
+  const role = start.runsJobs ? '' : 'no background jobs here: `wcs worker` runs them, ';
+  log(
+    `WCS DJ Library is listening on ${bound} (${scope}${security}${role}${start.where}; started in ${seconds(start.startedAt)}).`,
+  );
+  const listening = { host: config.host, port, tls, publicHostname: config.publicHostname };
+  for (const line of await venueLines(listening)) log(line);
+  if (accounts.setupToken) {
+    const link = `${loopbackUrl(url)}/setup?token=${accounts.setupToken}`;
+    log(
+      `No account exists yet. Create the first admin with this link (once, within ${SETUP_LINK_HOURS} hour):`,
+    );
+    log(`  ${link}`);
+    log('  or on this machine: wcs user add <name> --role admin');
+  }
+  if (fs.existsSync(path.join(config.dataDir, DEMO_MARKER_FILE))) {
+    log(`Demo: sign in as ${DEMO_USER.name} with the password ${DEMO_USER.password}.`);
+  }
+  return { url, app };
+}
+
+/**
+ * The recognition index, read into memory now rather than when the first recording chunk arrives,
+ * in each process that runs jobs (it then keeps itself fresh from the database before each
+ * recognition); then the songs' peaks, as far as their cache holds.
+ */
+function loadRecognitionIndex(db: AppDeps['db'], log: Log, isClosing: () => boolean): void {
+  const loadingAt = performance.now();
+  currentIndex(db)
+    .then(async (index) => {
+      if (index.revisions.size === 0 || isClosing()) return;
+      log(
+        `Recognition index: ${index.revisions.size} songs (${(index.size / 1e6).toFixed(1)} M hashes) in memory in ${seconds(loadingAt)}.`,
+      );
+      const peaksAt = performance.now();
+      await warmPeakCache(db, index).then(
+        (cached) => {
+          if (!isClosing()) log(`Recognition peaks: ${cached} songs in the cache in ${seconds(peaksAt)}.`);
+        },
+        (error: Error) => {
+          if (!isClosing())
+            log(`Recognition peaks not cached (${error.message}); recognition reads them as needed.`);
+        },
+      );
+    })
+    .catch((error: Error) => {
+      if (!isClosing())
+        log(`Recognition index not loaded yet (${error.message}); the first recognition loads it.`);
+    });
 }

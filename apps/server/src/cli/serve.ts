@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ServerHandle } from '../main.js';
+import type { WorkerHandle } from '../main.js';
 import { type DataDirOptions, dataDirOption, overridesFrom, parseHostname, parsePort } from './options.js';
 
 interface ServeOptions extends DataDirOptions {
@@ -7,14 +7,17 @@ interface ServeOptions extends DataDirOptions {
   host?: string;
   public?: boolean;
   hostname?: string;
+  /** False with --no-jobs. */
+  jobs: boolean;
 }
 
 /**
- * Runs the server until SIGINT or SIGTERM, then shuts down in order and exits 0. A second signal
- * exits at once (the embedded PostgreSQL still gets a shutdown request, see db/embedded.ts).
+ * Runs a process started by `start` until SIGINT or SIGTERM, then shuts it down in order and exits
+ * 0. A second signal exits at once (the embedded PostgreSQL still gets a shutdown request, see
+ * db/embedded.ts). `wcs serve` and `wcs worker` both run this way.
  */
-async function serve(options: ServeOptions): Promise<void> {
-  let handle: ServerHandle | undefined;
+export async function runUntilStopped(start: () => Promise<WorkerHandle>): Promise<void> {
+  let handle: WorkerHandle | undefined;
   let isStopping = false;
 
   const stop = async () => {
@@ -39,11 +42,16 @@ async function serve(options: ServeOptions): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  // Loaded here, so `wcs --help` does not pay for Fastify and the database driver.
-  const { startServer } = await import('../main.js');
-  if (isStopping) process.exit(0);
-  handle = await startServer(overridesFrom(options));
+  handle = await start();
   if (isStopping) await stop();
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  await runUntilStopped(async () => {
+    // Loaded here, so `wcs --help` does not pay for Fastify and the database driver.
+    const { startServer } = await import('../main.js');
+    return startServer({ ...overridesFrom(options), jobs: options.jobs });
+  });
 }
 
 export function registerServeCommand(program: Command): void {
@@ -60,6 +68,10 @@ export function registerServeCommand(program: Command): void {
       '--hostname <name>',
       'the name other devices reach this server by (default: $WCS_PUBLIC_HOSTNAME): allowed as Host, printed, and put in the self-signed certificate',
       parseHostname,
+    )
+    .option(
+      '--no-jobs',
+      'HTTP only: run no background jobs and no scheduled jobs here, only queue them for `wcs worker` processes on the same database',
     )
     .addOption(dataDirOption())
     .action(serve);

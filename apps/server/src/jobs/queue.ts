@@ -7,10 +7,21 @@ export interface JobQueueOptions {
   /** How often idle workers look for work, in seconds (pg-boss minimum 0.5). */
   pollingIntervalSeconds?: number;
   onError?: (error: Error) => void;
+  /**
+   * Whether this process runs jobs (default true). False (`wcs serve --no-jobs`): it only sends
+   * them; pg-boss then neither maintains the queues nor fires schedules here, and `work` refuses.
+   */
+  runsJobs?: boolean;
 }
 
 export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString: options.connectionString, schema: 'pgboss', max: 4 });
+  const runsJobs = options.runsJobs ?? true;
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: 'pgboss',
+    max: 4,
+    ...(runsJobs ? {} : { supervise: false, schedule: false }),
+  });
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   for (const name of Object.keys(JobPayloads) as JobName[]) {
@@ -38,6 +49,7 @@ export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue
       return id;
     },
     async work(name, handler, workOptions = {}) {
+      if (!runsJobs) throw new Error(`This process runs no jobs (--no-jobs): no worker for ${name}`);
       const id = await boss.work<JobPayload<typeof name>>(
         name,
         { batchSize: workOptions.batchSize ?? 1, pollingIntervalSeconds: polling },
