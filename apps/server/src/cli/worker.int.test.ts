@@ -1,7 +1,8 @@
 /**
  * Processes by role on one hosted PostgreSQL (docs/operations.md, "Several processes"): a
  * `wcs serve --no-jobs` takes uploads and queues their recognition, a separate `wcs worker` runs
- * it.
+ * it; and two `wcs serve` processes sharing one recordings folder recognise each other's uploads
+ * (issue 24: a chunk uploaded to process 1 was looked for in process 2's own folder).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -252,6 +253,71 @@ describe('wcs serve --no-jobs and wcs worker', () => {
 
       expect(await stopped(worker)).toBe(0);
       expect(await stopped(web)).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  }, 240_000);
+});
+
+describe('two wcs serve processes sharing one recordings folder', () => {
+  it('recognise uploads spread over both, with no chunk looked for in the wrong folder', async () => {
+    const databaseUrl = await freshDatabase();
+    const shared = newDataDir();
+    const env = {
+      DATABASE_URL: databaseUrl,
+      WCS_RECORDINGS_DIR: path.join(shared, 'recordings'),
+      WCS_PLAYLISTS_DIR: path.join(shared, 'playlists'),
+    };
+    const [one, two] = [newDataDir(), newDataDir()];
+    const servers = await Promise.all([start(one, env), start(two, env)]);
+    const { pool, db } = createDatabase(databaseUrl, 2);
+    try {
+      const { eventId, token, songIds } = await prepareLibrary(db);
+      // Two sessions, their chunks alternating between the processes.
+      const ids: number[] = [];
+      for (const [s, session] of ['shared-a', 'shared-b'].entries()) {
+        for (const index of [0, 1, 2]) {
+          const server = servers[(index + s) % 2]!;
+          const answer = await upload(server.url, token, session, index, eventId);
+          expect(answer.status).toBe(200);
+          if (index === 0) ids.push(answer.body.recording_id as number);
+        }
+      }
+      const settled = (id: number) =>
+        until(async () => {
+          const state = await recordingState(pool, id);
+          return state.chunk_count === 3 && (state.processed || state.error_message) ? state : undefined;
+        }, `recording ${id} to be recognised`);
+      for (const id of ids) {
+        expect(await settled(id)).toMatchObject({ processed: true, error_message: null });
+        expect(await playedSongs(pool, id)).toEqual(songIds);
+      }
+      // A Retry rebuilds a recording from all its chunks in one job: whichever process runs it
+      // reads the chunks the other one received.
+      for (const [i, id] of ids.entries()) {
+        const response = await fetch(`${servers[i % 2]!.url}/api/tasks/recognition/process/${id}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(response.status).toBeLessThan(300);
+      }
+      for (const id of ids) {
+        expect(await settled(id)).toMatchObject({ processed: true, error_message: null });
+        expect(await playedSongs(pool, id)).toEqual(songIds);
+      }
+      const { rows: failures } = await pool.query<{ recognition_error: string }>(
+        'select recognition_error from recording_chunks where recognition_error is not null',
+      );
+      expect(failures).toEqual([]);
+      // Every chunk is in the shared folder, none in either process's own data folder.
+      const { rows: stored } = await pool.query<{ file_path: string }>(
+        'select file_path from recording_chunks',
+      );
+      expect(stored).toHaveLength(6);
+      for (const row of stored)
+        expect(fs.existsSync(path.join(shared, 'recordings', row.file_path))).toBe(true);
+      for (const own of [one, two]) expect(fs.existsSync(path.join(own, 'recordings'))).toBe(false);
+      for (const server of servers) expect(await stopped(server)).toBe(0);
     } finally {
       await pool.end();
     }
