@@ -6,16 +6,21 @@ import {
   Flame,
   LayoutDashboard,
   ListMusic,
+  LogOut,
   type LucideIcon,
   Menu,
   Mic,
   Music,
   Settings,
   Trophy,
+  UserRound,
   X,
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorMessage } from '../lib/api';
+import { LOGIN_PATH } from '../lib/auth-paths';
+import { useIdentity, useSignOut } from '../lib/session';
 import { UpdatePrompt } from './update-prompt';
 
 /** The generic product name: the header title on screens without their own, and the page title. */
@@ -61,9 +66,63 @@ export function titleForPath(pathname: string): string {
 
 const DRAWER_ID = 'app-drawer';
 
+/** Who is signed in, with their role, and Sign out (POST /auth/logout, then the login page). */
+function SignedInUser() {
+  const identity = useIdentity();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  if (!identity) return null;
+
+  const leave = () =>
+    signOut.mutate(undefined, {
+      onSuccess: () => void navigate(LOGIN_PATH, { replace: true }),
+      onError: (error) => window.alert(`Failed to sign out: ${errorMessage(error)}`),
+    });
+
+  return (
+    <div className="flex items-center gap-2">
+      <p className="sr-only flex items-center gap-1 text-sm sm:not-sr-only">
+        <UserRound className="size-4 shrink-0" aria-hidden="true" />
+        <span className="sr-only">Signed in as </span>
+        <span className="max-w-32 truncate font-medium">{identity.name}</span>
+        <span className="sr-only">, role </span>
+        <span className="badge badge-outline badge-sm">{identity.role}</span>
+      </p>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        onClick={leave}
+        disabled={signOut.isPending}
+        title="Sign out"
+      >
+        {signOut.isPending ? (
+          <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+        ) : (
+          <LogOut className="size-4" aria-hidden="true" />
+        )}
+        <span className="sr-only sm:not-sr-only">Sign out</span>
+      </button>
+    </div>
+  );
+}
+
+/** On a phone the header has no room for the name: the drawer says who is signed in. */
+function SidebarIdentity() {
+  const identity = useIdentity();
+  if (!identity) return null;
+  return (
+    <p className="flex items-center gap-2 border-base-300 border-t p-4 text-sm sm:hidden" aria-hidden="true">
+      <UserRound className="size-4 shrink-0" aria-hidden="true" />
+      <span className="truncate font-medium">{identity.name}</span>
+      <span className="badge badge-outline badge-sm">{identity.role}</span>
+    </p>
+  );
+}
+
 /**
  * The shell around every screen: a sidebar fixed on wide screens (lg and up), a slide-in drawer
- * with a dimmed backdrop below that, and a header with the menu button, the title and the LIVE badge.
+ * with a dimmed backdrop below that, and a header with the menu button, the title, the LIVE badge
+ * and who is signed in.
  */
 export function RootLayout() {
   const { pathname } = useLocation();
@@ -113,6 +172,7 @@ export function RootLayout() {
           </button>
           <h1 className="flex-1 truncate font-semibold text-xl">{title}</h1>
           <span className="badge badge-error animate-pulse font-semibold text-xs">● LIVE</span>
+          <SignedInUser />
         </header>
 
         <main className="mx-auto w-full max-w-7xl flex-1 p-4 lg:p-8">
@@ -166,6 +226,7 @@ export function RootLayout() {
               ))}
             </ul>
           </nav>
+          <SidebarIdentity />
         </aside>
       </div>
     </div>

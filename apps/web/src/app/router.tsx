@@ -1,9 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, data, type LoaderFunctionArgs } from 'react-router';
+import { onUnauthorized } from '../lib/api';
+import { AppSplash } from './app-splash';
 import { ErrorPage } from './error-page';
 import { RootLayout } from './layout';
 import { PageSkeleton } from './page-skeleton';
 import { queryClient } from './providers';
+import { handleUnauthorized, loadSession, redirectWhenSignedIn, requireSignedIn } from './session-guard';
 
 /** A screen's queries module: `prefetch` starts the calls the screen makes first. */
 interface ScreenQueries {
@@ -15,22 +18,51 @@ interface ScreenQueries {
  * Router runs a statically defined loader in parallel with `lazy`), instead of after the code
  * has arrived and rendered. It returns at once: the screen paints with its placeholders and its
  * queries pick up the calls in flight. A failure is the screen's to show, not the loader's.
+ * The calls wait for the session (known after the first visit): signed out, there are none.
  */
 function prefetchWith(load: () => Promise<ScreenQueries>) {
   return ({ request }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
-    load()
-      .then((queries) => queries.prefetch(queryClient, url))
+    Promise.all([load(), loadSession(queryClient)])
+      .then(([queries, session]) => {
+        if (session.identity) queries.prefetch(queryClient, url);
+      })
       .catch((error: unknown) => console.error('Could not start the screen’s calls early', error));
     return null;
   };
 }
 
-/** Screens load on demand, so the initial bundle holds only the shell (no charts, no tables). */
+/**
+ * Screens load on demand, so the initial bundle holds only the shell (no charts, no tables).
+ * /login and /setup stand apart from the shell; every other address needs a session, checked by
+ * the root's loader before anything of the app is drawn (a neutral splash holds the page meanwhile).
+ */
 export const router = createBrowserRouter([
+  {
+    path: '/login',
+    loader: redirectWhenSignedIn(queryClient),
+    hydrateFallbackElement: <AppSplash />,
+    errorElement: <ErrorPage />,
+    lazy: async () => {
+      const { LoginPage } = await import('../features/auth/login-page');
+      return { Component: LoginPage };
+    },
+  },
+  {
+    path: '/setup',
+    loader: redirectWhenSignedIn(queryClient),
+    hydrateFallbackElement: <AppSplash />,
+    errorElement: <ErrorPage />,
+    lazy: async () => {
+      const { SetupPage } = await import('../features/auth/setup-page');
+      return { Component: SetupPage };
+    },
+  },
   {
     path: '/',
     element: <RootLayout />,
+    loader: requireSignedIn(queryClient),
+    hydrateFallbackElement: <AppSplash />,
     // Only reached when the shell itself fails; page errors render inside the shell below.
     errorElement: <ErrorPage />,
     children: [
@@ -149,3 +181,6 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+// A guarded call answering 401 (the session ended) leads to the login page, with an empty cache.
+onUnauthorized(() => handleUnauthorized(queryClient, router));

@@ -1,6 +1,6 @@
 import { api } from '@wcs/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiCall, buildUrl, errorFromResponse, listItems } from './api.js';
+import { ApiError, apiCall, buildUrl, errorFromResponse, listItems, onUnauthorized } from './api.js';
 import { API_ROUTES } from './api-routes.js';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -59,10 +59,52 @@ describe('listItems', () => {
 });
 
 describe('API_ROUTES', () => {
-  it("holds every call of the contract with the contract's method and path", () => {
+  it("holds every call of the contract with the contract's method, path and access", () => {
     expect(Object.keys(API_ROUTES).sort()).toEqual(Object.keys(api).sort());
     for (const [name, endpoint] of Object.entries(api)) {
-      expect(API_ROUTES[name as keyof typeof api], name).toEqual([endpoint.method, endpoint.path]);
+      expect(API_ROUTES[name as keyof typeof api], name).toEqual([
+        endpoint.method,
+        endpoint.path,
+        endpoint.access,
+      ]);
     }
+  });
+});
+
+describe('a 401', () => {
+  afterEach(() => onUnauthorized(undefined));
+
+  it('of a guarded call tells the app that the session ended', async () => {
+    const handler = vi.fn();
+    onUnauthorized(handler);
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response(JSON.stringify({ message: 'Sign in first' }), { status: 401 }),
+    );
+    await expect(apiCall('getSettings')).rejects.toThrow('Sign in first');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+  it('of an anonymous call (a wrong password) is only that call’s answer', async () => {
+    const handler = vi.fn();
+    onUnauthorized(handler);
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ message: 'The name or the password is wrong' }), { status: 401 }),
+    );
+    await expect(apiCall('login', { body: { name: 'ada', password: 'nope' } })).rejects.toThrow(
+      'The name or the password is wrong',
+    );
+    expect(handler).not.toHaveBeenCalled();
+  });
+  it('is not a 403: a role too low for a call keeps its session', async () => {
+    const handler = vi.fn();
+    onUnauthorized(handler);
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response(JSON.stringify({ message: 'needs admin' }), { status: 403 }),
+    );
+    await expect(apiCall('updateSettings', { body: {} })).rejects.toThrow('needs admin');
+    expect(handler).not.toHaveBeenCalled();
   });
 });

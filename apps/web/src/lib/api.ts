@@ -66,6 +66,23 @@ export function buildUrl(
   return `${API_BASE}${filled}${qs ? `?${qs}` : ''}`;
 }
 
+type UnauthorizedHandler = () => void;
+let unauthorizedHandler: UnauthorizedHandler | undefined;
+
+/**
+ * What the app does when a guarded call answers 401 (the session expired, was signed out from
+ * another browser, or its account was deleted): app/router.tsx clears the cache and opens the login
+ * page. A 401 of an anonymous call (a wrong password, a used setup link) is that call's own answer.
+ */
+export function onUnauthorized(handler: UnauthorizedHandler | undefined): void {
+  unauthorizedHandler = handler;
+}
+
+/** Tells the app that the server no longer knows who is calling. */
+export function reportUnauthorized(): void {
+  unauthorizedHandler?.();
+}
+
 /** Calls one endpoint of the contract; 30 s timeout; resolves with the response body. */
 export async function apiCall<N extends EndpointName>(
   name: N,
@@ -75,7 +92,7 @@ export async function apiCall<N extends EndpointName>(
     : [request: ApiRequest<N>, options?: { signal?: AbortSignal }]
 ): Promise<ApiResponse<N>> {
   // Only method and path are needed at run time; the types above already fixed the shapes.
-  const [method, path] = API_ROUTES[name];
+  const [method, path, access] = API_ROUTES[name];
   const { params, query, body } = ((request as unknown) ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
@@ -95,7 +112,11 @@ export async function apiCall<N extends EndpointName>(
     if (timeout.aborted) throw new ApiError(0, `Request timed out after ${HTTP_TIMEOUT_MS / 1000} s`);
     throw error;
   }
-  if (!response.ok) throw await errorFromResponse(response);
+  if (!response.ok) {
+    const error = await errorFromResponse(response);
+    if (response.status === 401 && access !== 'anonymous') reportUnauthorized();
+    throw error;
+  }
   return (await response.json()) as ApiResponse<N>;
 }
 

@@ -171,9 +171,9 @@ describe('addRecentSong', () => {
 });
 
 describe('isRetryableStatus', () => {
-  it('retries network trouble and server errors, not refusals of the chunk', () => {
-    for (const status of [0, 408, 429, 500, 502, 503]) expect(isRetryableStatus(status)).toBe(true);
-    for (const status of [400, 404, 409, 413, 415]) expect(isRetryableStatus(status)).toBe(false);
+  it('retries network trouble, server errors and an ended session, not refusals of the chunk', () => {
+    for (const status of [0, 401, 408, 429, 500, 502, 503]) expect(isRetryableStatus(status)).toBe(true);
+    for (const status of [400, 403, 404, 409, 413, 415]) expect(isRetryableStatus(status)).toBe(false);
   });
 });
 

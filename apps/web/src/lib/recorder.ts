@@ -1,5 +1,5 @@
 import { HTTP_TIMEOUT_MS, RECORDING, RECORDING_SOURCE_BROWSER, type UploadMetadata } from '@wcs/contract';
-import { type ApiResponse, buildUrl, errorFromResponse } from './api';
+import { type ApiResponse, buildUrl, errorFromResponse, reportUnauthorized } from './api';
 import { API_ROUTES } from './api-routes';
 
 /** Below this a file holds a container header but no audio frame (one Opus frame alone is larger). */
@@ -190,9 +190,15 @@ export function addRecentSong(
   return [song, ...rest].slice(0, max);
 }
 
-/** Network failures, timeouts and server trouble are retried; a refusal of the chunk itself is not. */
+/**
+ * Network failures, timeouts and server trouble are retried; a refusal of the chunk itself is not.
+ * A 401 (the session ended) is no fault of the chunk: it waits on this device until the user signs
+ * in again, instead of being dropped.
+ */
 export function isRetryableStatus(status: number): boolean {
-  return status === 0 || status === 408 || status === 425 || status === 429 || status >= 500;
+  return (
+    status === 0 || status === 401 || status === 408 || status === 425 || status === 429 || status >= 500
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,6 +383,7 @@ export const uploadChunk: UploadFn = async (chunk) => {
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
+    if (response.status === 401) reportUnauthorized();
     const isFromServer = !error.message.startsWith('API Error ');
     throw new UploadError(
       isFromServer ? error.message : UPLOAD_FAILED_TEXT,
