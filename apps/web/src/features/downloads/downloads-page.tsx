@@ -8,6 +8,7 @@ import { Loading } from '../../components/loading';
 import { StatTile } from '../../components/stat-tile';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { useCan } from '../../lib/session';
 import { formatPriority, priorityTone, statusTone } from './download-tones';
 import { PreviewModal } from './preview-modal';
 import { useDownloadQueue, useDownloadStats, useRetryDownload } from './queries';
@@ -35,6 +36,7 @@ export function DownloadsPage() {
   const queue = useDownloadQueue(filter);
   const stats = useDownloadStats();
   const retry = useRetryDownload();
+  const canRetry = useCan('retryDownload');
   const listId = useId();
 
   const retryEntry = (entry: DownloadQueueEntry) => {
@@ -176,7 +178,7 @@ export function DownloadsPage() {
                 <QueueEntry
                   key={entry.queue_id}
                   entry={entry}
-                  onRetry={() => retryEntry(entry)}
+                  onRetry={canRetry ? () => retryEntry(entry) : undefined}
                   isRetrying={retry.isPending && retry.variables === entry.queue_id}
                 />
               ))}
@@ -196,7 +198,8 @@ function QueueEntry({
   isRetrying,
 }: {
   entry: DownloadQueueEntry;
-  onRetry: () => void;
+  /** Absent when the signed-in role may not retry (viewer). */
+  onRetry: (() => void) | undefined;
   isRetrying: boolean;
 }) {
   const headingId = useId();
@@ -223,7 +226,7 @@ function QueueEntry({
         </p>
         {entry.last_error && <p className="text-error text-sm">Last error: {entry.last_error}</p>}
       </div>
-      {entry.status === 'failed' && (
+      {onRetry && entry.status === 'failed' && (
         <button
           type="button"
           className="btn btn-outline btn-warning btn-sm"

@@ -4,6 +4,7 @@ import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
+import { useCan } from '../../lib/session';
 import { formatPriority, priorityTone } from './download-tones';
 import { useDownloadPreview, useStartDownloads } from './queries';
 
@@ -19,6 +20,7 @@ interface PreviewModalProps {
 export function PreviewModal({ isOpen, onClose }: PreviewModalProps) {
   const preview = useDownloadPreview(isOpen);
   const start = useStartDownloads();
+  const canStart = useCan('startDownloads');
   const data = preview.data;
 
   const close = () => {
@@ -38,19 +40,21 @@ export function PreviewModal({ isOpen, onClose }: PreviewModalProps) {
           <button type="button" className="btn" onClick={close} disabled={start.isPending}>
             Close
           </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => start.mutate(undefined, { onSuccess: () => void preview.refetch() })}
-            disabled={start.isPending || !data}
-          >
-            {start.isPending ? (
-              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-            ) : (
-              <Play className="size-4" aria-hidden="true" />
-            )}
-            Start Downloads
-          </button>
+          {canStart && (
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => start.mutate(undefined, { onSuccess: () => void preview.refetch() })}
+              disabled={start.isPending || !data}
+            >
+              {start.isPending ? (
+                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+              ) : (
+                <Play className="size-4" aria-hidden="true" />
+              )}
+              Start Downloads
+            </button>
+          )}
         </>
       }
     >

@@ -7,6 +7,7 @@ import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { Pagination, pageCountOf } from '../../components/pagination';
 import { errorMessage } from '../../lib/api';
+import { useCan } from '../../lib/session';
 import {
   type ReviewActionKind,
   useBatchDetectDuplicates,
@@ -26,6 +27,7 @@ export function EventReviewPage() {
   const events = useScrapedEvents(filters, page);
   const options = useFilterOptions();
   const batch = useBatchDetectDuplicates();
+  const canDetect = useCan('batchDetectDuplicates');
 
   const setFilter = <K extends keyof ReviewFilters>(key: K, value: ReviewFilters[K]) => {
     setFilters((previous) => ({ ...previous, [key]: value }));
@@ -45,22 +47,24 @@ export function EventReviewPage() {
             Events scraped from the dance-community calendar, waiting for a decision
           </p>
         </div>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          onClick={() => {
-            setNotice(null);
-            batch.mutate();
-          }}
-          disabled={batch.isPending}
-        >
-          {batch.isPending ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <Copy className="size-4" aria-hidden="true" />
-          )}
-          Batch Detect Duplicates
-        </button>
+        {canDetect && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => {
+              setNotice(null);
+              batch.mutate();
+            }}
+            disabled={batch.isPending}
+          >
+            {batch.isPending ? (
+              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+            ) : (
+              <Copy className="size-4" aria-hidden="true" />
+            )}
+            Batch Detect Duplicates
+          </button>
+        )}
       </header>
 
       {batch.isSuccess && (

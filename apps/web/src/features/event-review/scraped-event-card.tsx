@@ -3,6 +3,7 @@ import { Check, ExternalLink, GitMerge, MapPin, Plus, X } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '../../components/badge';
 import { DateRange } from '../../components/date-only';
+import { useCan } from '../../lib/session';
 import type { ReviewActionKind } from './queries';
 import { canReview, percent, reviewTag } from './review-state';
 
@@ -16,6 +17,9 @@ export function ScrapedEventCard({ event, onAction }: ScrapedEventCardProps) {
   const tag = reviewTag(event);
   const headingId = useId();
   const hasDuplicates = event.potential_duplicates.length > 0;
+  // Creating an event and the other decisions need the dj role (a viewer reads the queue only).
+  const canCreate = useCan('createFromScraped');
+  const canDecide = useCan('reviewScraped');
 
   return (
     <article aria-labelledby={headingId} className={`card border-l-4 bg-base-100 shadow ${tag.borderClass}`}>
@@ -97,7 +101,7 @@ export function ScrapedEventCard({ event, onAction }: ScrapedEventCardProps) {
           </p>
         )}
 
-        {canReview(event) && (
+        {canCreate && canDecide && canReview(event) && (
           <div className="card-actions">
             <button type="button" className="btn btn-primary btn-sm" onClick={() => onAction('create')}>
               <Plus className="size-4" aria-hidden="true" />

@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { errorMessage, listItems } from '../../lib/api';
+import { useCan } from '../../lib/session';
 import { EventDetailsModal } from './event-details-modal';
 import { EventFormModal } from './event-form-modal';
 import { useEvents } from './queries';
@@ -19,6 +20,7 @@ export function EventsPage() {
   const [selected, setSelected] = useState<Event | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const list = listItems(events.data);
+  const canCreate = useCan('createEvent');
 
   return (
     <div className="space-y-6">
@@ -29,10 +31,12 @@ export function EventsPage() {
             <ClipboardCheck className="size-4" aria-hidden="true" />
             Event Review
           </Link>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => setIsFormOpen(true)}>
-            <Plus className="size-4" aria-hidden="true" />
-            Add Event
-          </button>
+          {canCreate && (
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setIsFormOpen(true)}>
+              <Plus className="size-4" aria-hidden="true" />
+              Add Event
+            </button>
+          )}
         </div>
       </header>
 
@@ -59,7 +63,11 @@ export function EventsPage() {
           <EmptyState
             icon={CalendarDays}
             title="No events yet"
-            hint="Add an event, or record a social: a recording with a new event name creates one."
+            hint={
+              canCreate
+                ? 'Add an event, or record a social: a recording with a new event name creates one.'
+                : 'Events appear here once a dj adds one or records a social.'
+            }
           />
         </div>
       ) : (
@@ -102,7 +110,11 @@ export function EventsPage() {
         </>
       )}
 
-      <EventFormModal isOpen={isFormOpen} onClose={() => setIsFormOpen(false)} onCreated={setCreated} />
+      <EventFormModal
+        isOpen={canCreate && isFormOpen}
+        onClose={() => setIsFormOpen(false)}
+        onCreated={setCreated}
+      />
       <EventDetailsModal event={selected} onClose={() => setSelected(null)} />
     </div>
   );

@@ -8,6 +8,7 @@ import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { errorMessage, listItems } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { useCan } from '../../lib/session';
 import { useActivePlaylists, useRegeneratePlaylists } from './queries';
 
 /** Whole minutes of a playlist, rounded. */
@@ -21,6 +22,7 @@ export function PlaylistsPage() {
   const listId = useId();
   const playlists = useActivePlaylists();
   const regenerate = useRegeneratePlaylists();
+  const canRegenerate = useCan('regeneratePlaylists');
   const items = listItems(playlists.data);
 
   return (
@@ -36,19 +38,21 @@ export function PlaylistsPage() {
           <Link to="/playlists/import" className="btn btn-ghost">
             Playlist Import
           </Link>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={regenerate.isPending}
-            onClick={() => regenerate.mutate()}
-          >
-            {regenerate.isPending ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            ) : (
-              <RefreshCw className="size-4" aria-hidden="true" />
-            )}
-            Regenerate All Playlists
-          </button>
+          {canRegenerate && (
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={regenerate.isPending}
+              onClick={() => regenerate.mutate()}
+            >
+              {regenerate.isPending ? (
+                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              ) : (
+                <RefreshCw className="size-4" aria-hidden="true" />
+              )}
+              Regenerate All Playlists
+            </button>
+          )}
         </div>
       </div>
 

@@ -9,11 +9,13 @@ import {
 import { RECORDING, RECORDING_SOURCE_BROWSER } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
 import { settingsOptions } from '../../lib/settings';
+import { makerQuery } from './made-by';
 
 /** Query keys of this screen; everything under 'recordings' is refreshed after a change. */
 export const recordingKeys = {
   all: ['recordings'] as const,
-  list: (isUnprocessedOnly: boolean) => ['recordings', 'list', { isUnprocessedOnly }] as const,
+  list: (isUnprocessedOnly: boolean, madeBy: string | null) =>
+    ['recordings', 'list', { isUnprocessedOnly, madeBy }] as const,
   detail: (id: number) => ['recordings', 'detail', id] as const,
   stats: ['recordings', 'stats'] as const,
   today: (since: string) => ['recordings', 'today', since] as const,
@@ -22,22 +24,31 @@ export const recordingKeys = {
 /** Events for a dropdown, newest first (50 for the recorder, 100 for Assign Event). */
 export const eventListKey = (limit: number) => ['events', 'list', { limit }] as const;
 
-const recordingsOptions = (isUnprocessedOnly: boolean) =>
+const recordingsOptions = (isUnprocessedOnly: boolean, madeBy: string | null) =>
   queryOptions({
-    queryKey: recordingKeys.list(isUnprocessedOnly),
+    queryKey: recordingKeys.list(isUnprocessedOnly, madeBy),
     queryFn: ({ signal }) =>
       apiCall(
         'listRecordings',
-        { query: { limit: 100, ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}) } },
+        {
+          query: {
+            limit: 100,
+            ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}),
+            ...makerQuery(madeBy),
+          },
+        },
         { signal },
       ),
     // A freshly uploaded recording is processed in the background: keep the list current.
     staleTime: 0,
   });
 
-/** The recordings list: 100 newest, or only the unprocessed ones. */
-export function useRecordings(isUnprocessedOnly: boolean) {
-  return useQuery({ ...recordingsOptions(isUnprocessedOnly), placeholderData: keepPreviousData });
+/**
+ * The recordings list: 100 newest, or only the unprocessed ones, of anyone or of one maker
+ * (`user:<id>` or `token:<id>`, made-by.ts).
+ */
+export function useRecordings(isUnprocessedOnly: boolean, madeBy: string | null = null) {
+  return useQuery({ ...recordingsOptions(isUnprocessedOnly, madeBy), placeholderData: keepPreviousData });
 }
 
 const recordingStatsOptions = () =>
@@ -97,7 +108,7 @@ export const RECORDER_EVENT_LIMIT = 50;
 
 /** The route's loader: the screen's first calls start while its code loads. */
 export function prefetch(queryClient: QueryClient): void {
-  void queryClient.prefetchQuery(recordingsOptions(false));
+  void queryClient.prefetchQuery(recordingsOptions(false, null));
   void queryClient.prefetchQuery(recordingStatsOptions());
   void queryClient.prefetchQuery(todayRecordingsOptions(localMidnightIso()));
   void queryClient.prefetchQuery(eventOptionsQuery(RECORDER_EVENT_LIMIT));

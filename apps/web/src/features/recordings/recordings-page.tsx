@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { RECORDING, type Recording } from '@wcs/contract';
-import { Clock, Database, FileAudio, ListMusic, Mic, RefreshCw, RotateCw } from 'lucide-react';
+import { Clock, Database, FileAudio, ListMusic, Mic, RefreshCw, RotateCw, UserRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
@@ -7,9 +8,12 @@ import { CriticalErrorCard, ErrorBoundary } from '../../components/error-boundar
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { StatTile } from '../../components/stat-tile';
+import { tokensOptions, usersOptions } from '../../lib/accounts';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { useCan } from '../../lib/session';
 import { BrowserRecorderPanel } from './browser-recorder-panel';
+import { type Maker, makerKey, makerLabel, makerOptions } from './made-by';
 import { useProcessRecording, useRecordingStats, useRecordings } from './queries';
 import { RecordingDetailsModal } from './recording-details-modal';
 import {
@@ -46,7 +50,10 @@ export function RecordingsPage() {
 
 function RecordingsScreen() {
   const [isUnprocessedOnly, setIsUnprocessedOnly] = useState(false);
-  const recordings = useRecordings(isUnprocessedOnly);
+  const [madeBy, setMadeBy] = useState<string | null>(null);
+  const recordings = useRecordings(isUnprocessedOnly, madeBy);
+  const canRecord = useCan('uploadRecording');
+  const makers = useMakers(isUnprocessedOnly);
   const stats = useRecordingStats();
   const hasTimedOut = useLoadingTimeout(recordings.isPending, RECORDING.loadTimeoutMs);
   const [detailsOf, setDetailsOf] = useState<Recording | null>(null);
@@ -61,9 +68,14 @@ function RecordingsScreen() {
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="font-bold text-2xl">Recordings</h2>
-          <p className="text-base-content/70">Record a social in the browser or follow the device uploads</p>
+          <p className="text-base-content/70">
+            {canRecord
+              ? 'Record a social in the browser or follow the device uploads'
+              : 'Follow the recordings of the socials; recording needs the dj role'}
+          </p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <MadeByFilter makers={makers} value={madeBy} onChange={setMadeBy} />
           <button
             type="button"
             className={`btn btn-sm ${isUnprocessedOnly ? 'btn-primary' : 'btn-outline'}`}
@@ -99,7 +111,7 @@ function RecordingsScreen() {
         <ErrorCard title={LOADING_TIMEOUT_TEXT} onRetry={refresh} isRetrying={recordings.isFetching} />
       )}
 
-      <BrowserRecorderPanel />
+      {canRecord && <BrowserRecorderPanel />}
       <TodayRecordings />
       <RecordingStats stats={stats} />
 
@@ -142,6 +154,51 @@ function RecordingsScreen() {
       </section>
 
       <RecordingDetailsModal recording={detailsOf} onClose={() => setDetailsOf(null)} />
+    </div>
+  );
+}
+
+/**
+ * The makers the filter offers: those of the recordings in the unfiltered list, and for an admin
+ * every account and device token.
+ */
+function useMakers(isUnprocessedOnly: boolean): Maker[] {
+  const all = useRecordings(isUnprocessedOnly);
+  const canListUsers = useCan('listUsers');
+  const canListTokens = useCan('listTokens');
+  const users = useQuery({ ...usersOptions(), enabled: canListUsers });
+  const tokens = useQuery({ ...tokensOptions(), enabled: canListTokens });
+  return makerOptions(all.data?.recordings ?? [], users.data, tokens.data);
+}
+
+function MadeByFilter({
+  makers,
+  value,
+  onChange,
+}: {
+  makers: Maker[];
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  const selectId = useId();
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={selectId} className="text-sm">
+        Made by
+      </label>
+      <select
+        id={selectId}
+        className="select select-bordered select-sm w-44"
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value === '' ? null : event.target.value)}
+      >
+        <option value="">Anyone</option>
+        {makers.map((maker) => (
+          <option key={makerKey(maker)} value={makerKey(maker)}>
+            {makerLabel(maker)}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
@@ -193,7 +250,9 @@ function RecordingStats({ stats }: { stats: ReturnType<typeof useRecordingStats>
 function RecordingItem({ recording, onDetails }: { recording: Recording; onDetails: () => void }) {
   const status = recordingStatus(recording);
   const processing = useProcessRecording();
+  const canProcess = useCan('processRecording');
   const headingId = useId();
+  const maker = makerLabel(recording.created_by);
 
   const retry = () => {
     processing.mutate(recording.recording_id, {
@@ -227,6 +286,12 @@ function RecordingItem({ recording, onDetails }: { recording: Recording; onDetai
           <span title={formatDateTime(recording.uploaded_at)}>
             uploaded {timeSince(recording.uploaded_at)}
           </span>
+          {maker && (
+            <span className="flex items-center gap-1">
+              <UserRound className="size-3" aria-hidden="true" />
+              by {maker}
+            </span>
+          )}
         </div>
         {recording.error_message && <p className="text-error text-sm">{recording.error_message}</p>}
         <p className="text-base-content/60 text-xs">
@@ -238,7 +303,7 @@ function RecordingItem({ recording, onDetails }: { recording: Recording; onDetai
         <button type="button" className="btn btn-outline btn-sm" onClick={onDetails}>
           Details
         </button>
-        {canRetryProcessing(recording) && (
+        {canProcess && canRetryProcessing(recording) && (
           <button
             type="button"
             className="btn btn-outline btn-warning btn-sm"

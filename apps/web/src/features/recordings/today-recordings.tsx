@@ -6,6 +6,9 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { errorMessage, listItems } from '../../lib/api';
+import { canDeleteRecording } from '../../lib/permissions';
+import { useCan, useIdentity } from '../../lib/session';
+import { makerLabel } from './made-by';
 import {
   localMidnightIso,
   useAssignEvent,
@@ -60,6 +63,10 @@ export function TodayRecordings() {
 function TodayRecordingItem({ recording }: { recording: Recording }) {
   const [isAssigning, setIsAssigning] = useState(false);
   const deletion = useDeleteRecording();
+  // An admin deletes any recording, a dj the ones it made; a viewer changes nothing.
+  const canDelete = canDeleteRecording(useIdentity(), recording);
+  const canAssign = useCan('assignRecordingEvent');
+  const maker = makerLabel(recording.created_by);
 
   const remove = () => {
     if (!window.confirm(deleteConfirmation(recording.filename))) return;
@@ -89,22 +96,24 @@ function TodayRecordingItem({ recording }: { recording: Recording }) {
           <span className="text-base-content/60 text-sm">No event</span>
         )}
         <span className="flex-1" />
-        {recording.event_id === null && !isAssigning && (
+        {canAssign && recording.event_id === null && !isAssigning && (
           <button type="button" className="btn btn-outline btn-xs" onClick={() => setIsAssigning(true)}>
             <CalendarPlus className="size-3" aria-hidden="true" />
             Assign Event
           </button>
         )}
-        <button
-          type="button"
-          className="btn btn-ghost btn-xs text-error"
-          aria-label={`Delete ${recording.filename}`}
-          title="Delete recording"
-          onClick={remove}
-          disabled={deletion.isPending}
-        >
-          <Trash2 className="size-4" aria-hidden="true" />
-        </button>
+        {canDelete && (
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs text-error"
+            aria-label={`Delete ${recording.filename}`}
+            title="Delete recording"
+            onClick={remove}
+            disabled={deletion.isPending}
+          >
+            <Trash2 className="size-4" aria-hidden="true" />
+          </button>
+        )}
       </div>
       <div className="flex flex-wrap gap-x-4 gap-y-1 text-base-content/70 text-sm">
         <span>{formatMinutes(recording.duration_minutes)}</span>
@@ -115,6 +124,7 @@ function TodayRecordingItem({ recording }: { recording: Recording }) {
         <span>
           {recording.chunk_count} {recording.chunk_count === 1 ? 'chunk' : 'chunks'}
         </span>
+        {maker && <span>by {maker}</span>}
         <span className="truncate font-mono text-xs leading-5">{recording.filename}</span>
       </div>
       {isAssigning && (

@@ -3,6 +3,7 @@ import { AudioWaveform } from 'lucide-react';
 import { useEffect, useId, useRef } from 'react';
 import { Badge } from '../../components/badge';
 import { errorMessage } from '../../lib/api';
+import { useCan } from '../../lib/session';
 import { useAnalysisStatus, useAnalyzeOutdated } from './queries';
 
 /**
@@ -14,6 +15,7 @@ export function AnalysisStatusCard() {
   const titleId = useId();
   const status = useAnalysisStatus();
   const analyzeOutdated = useAnalyzeOutdated();
+  const canAnalyze = useCan('analyzeOutdated');
   const queryClient = useQueryClient();
   const data = status.data;
 
@@ -71,14 +73,16 @@ export function AnalysisStatusCard() {
               {data.outdated} outdated
             </Badge>
           )}
-          <button
-            type="button"
-            className="btn btn-sm btn-outline ml-auto"
-            disabled={data.outdated === 0 || analyzeOutdated.isPending}
-            onClick={() => analyzeOutdated.mutate()}
-          >
-            {analyzeOutdated.isPending ? 'Queueing...' : 'Analyze outdated'}
-          </button>
+          {canAnalyze && (
+            <button
+              type="button"
+              className="btn btn-sm btn-outline ml-auto"
+              disabled={data.outdated === 0 || analyzeOutdated.isPending}
+              onClick={() => analyzeOutdated.mutate()}
+            >
+              {analyzeOutdated.isPending ? 'Queueing...' : 'Analyze outdated'}
+            </button>
+          )}
         </div>
         {analyzeOutdated.isError && (
           <p className="text-error text-sm" role="alert">
