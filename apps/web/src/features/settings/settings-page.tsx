@@ -4,7 +4,10 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { ApiError, errorMessage } from '../../lib/api';
+import { useCan, useIdentity } from '../../lib/session';
 import { useSettings } from '../../lib/settings';
+import { AuditSection } from './audit-section';
+import { ChangePasswordSection } from './change-password-section';
 import {
   NUMERIC_FIELDS,
   type NumericFieldDefinition,
@@ -14,17 +17,32 @@ import {
   validateSettingsForm,
 } from './lib/settings-form';
 import { useUpdateSettings } from './queries';
+import { TokensSection } from './tokens-section';
+import { UsersSection } from './users-section';
 
 /** How long 'Settings updated successfully!' stays. */
 const SUCCESS_VISIBLE_MS = 3000;
 
+/**
+ * /settings: the product's settings (an admin edits them, the other roles read them), Change
+ * password for everyone signed in, and for admins Users, Device tokens and the Audit log.
+ */
 export function SettingsPage() {
   const settings = useSettings();
+  const canEdit = useCan('updateSettings');
+  const isUser = useIdentity()?.kind === 'user';
+  const canManageUsers = useCan('listUsers');
+  const canManageTokens = useCan('listTokens');
+  const canReadAudit = useCan('auditLog');
   return (
     <div className="space-y-6">
       <div>
         <h2 className="font-bold text-2xl">Settings Management</h2>
-        <p className="text-base-content/70">Downloads, event weights and overplay thresholds</p>
+        <p className="text-base-content/70">
+          {canEdit
+            ? 'Downloads, event weights and overplay thresholds'
+            : 'Downloads, event weights and overplay thresholds; only an admin can change them'}
+        </p>
       </div>
       {settings.isPending ? (
         <Loading label="Loading settings..." />
@@ -34,10 +52,47 @@ export function SettingsPage() {
           onRetry={() => settings.refetch()}
           isRetrying={settings.isFetching}
         />
-      ) : (
+      ) : canEdit ? (
         <SettingsForm settings={settings.data} />
+      ) : (
+        <>
+          <SettingsReadOnly settings={settings.data} />
+          <ReadOnlySettings settings={settings.data} />
+        </>
       )}
+      {isUser && <ChangePasswordSection />}
+      {canManageUsers && <UsersSection />}
+      {canManageTokens && <TokensSection />}
+      {canReadAudit && <AuditSection />}
     </div>
+  );
+}
+
+/** The seven editable values as text, for the roles that may read but not change them. */
+function SettingsReadOnly({ settings }: { settings: Settings }) {
+  const titleId = useId();
+  return (
+    <section aria-labelledby={titleId} className="card bg-base-100 shadow">
+      <div className="card-body gap-3 p-4 sm:p-6">
+        <h3 id={titleId} className="card-title text-base">
+          <Lock className="size-4" aria-hidden="true" />
+          Settings (read-only for your role)
+        </h3>
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <div>
+            <dt className="text-base-content/70 text-sm">Downloads enabled</dt>
+            <dd className="font-semibold text-lg">{settings.download_enabled ? 'On' : 'Off'}</dd>
+          </div>
+          {NUMERIC_FIELDS.map((field) => (
+            <div key={field.key}>
+              <dt className="text-base-content/70 text-sm">{field.label}</dt>
+              <dd className="font-semibold text-lg">{settings[field.key]}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="text-base-content/60 text-xs">Only an admin can change these settings.</p>
+      </div>
+    </section>
   );
 }
 
