@@ -1,16 +1,25 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { SIDEBAR_ENTRIES } from './pages/app-shell.js';
+import { trackCspViolations } from './pages/login-page.js';
+import { SIGNED_OUT } from './servers.js';
 
 /**
  * axe-core on every screen of the app, filled with the demo data (so lists, tables, badges and
- * charts are there to check), in the light and the dark theme. A serious or critical violation
- * fails the test, listed with the rule, the elements and what axe says to fix.
+ * charts are there to check), in the light and the dark theme; signed in as the demo's admin, so
+ * Settings shows its Users, Device tokens and Audit log too. The login and setup pages are checked
+ * signed out. A serious or critical violation fails the test, listed with the rule, the elements
+ * and what axe says to fix. Each screen must also run under the server's Content-Security-Policy.
  */
 const SCREENS = [
   ...SIDEBAR_ENTRIES,
   { label: 'Event Review', path: '/events/review' },
   { label: 'Playlist Import', path: '/playlists/import' },
+] as const;
+/** The screens anyone may open, checked in a browser with nobody signed in. */
+const PUBLIC_SCREENS = [
+  { label: 'Login', path: '/login' },
+  { label: 'Setup', path: '/setup?token=not-a-real-token' },
 ] as const;
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
@@ -50,24 +59,44 @@ async function settle(page: Page): Promise<void> {
   await expect(page.locator('main .loading')).toHaveCount(0, { timeout: 15_000 });
 }
 
+/** Opens the screen, lets it settle, and fails on a serious or critical violation or a CSP report. */
+async function checkScreen(page: Page, path: string, colorScheme: string): Promise<void> {
+  const cspViolations = trackCspViolations(page);
+  await page.goto(path);
+  await expect(page.getByRole('main')).toBeVisible();
+  await settle(page);
+
+  const results = await new AxeBuilder({ page }).analyze();
+  const failing = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
+  const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ''));
+  if (minor.length > 0) {
+    console.log(`${path} (${colorScheme}), not failing:\n${describeViolations(minor)}`);
+  }
+  expect(describeViolations(failing), `serious or critical violations on ${path}`).toBe('');
+  expect(cspViolations, `Content-Security-Policy violations on ${path}`).toEqual([]);
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`accessibility, ${colorScheme} theme`, () => {
     test.use({ colorScheme });
 
     for (const screen of SCREENS) {
       test(`${screen.label} (${screen.path}) has no serious or critical axe violation`, async ({ page }) => {
-        await page.goto(screen.path);
-        await expect(page.getByRole('main')).toBeVisible();
-        await settle(page);
-
-        const results = await new AxeBuilder({ page }).analyze();
-        const failing = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
-        const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ''));
-        if (minor.length > 0) {
-          console.log(`${screen.path} (${colorScheme}), not failing:\n${describeViolations(minor)}`);
-        }
-        expect(describeViolations(failing), `serious or critical violations on ${screen.path}`).toBe('');
+        await checkScreen(page, screen.path, colorScheme);
       });
     }
+
+    test.describe('signed out', () => {
+      test.use({ storageState: SIGNED_OUT });
+
+      for (const screen of PUBLIC_SCREENS) {
+        test(`${screen.label} (${screen.path}) has no serious or critical axe violation`, async ({
+          page,
+        }) => {
+          await checkScreen(page, screen.path, colorScheme);
+          await expect(page).toHaveURL(new RegExp(`${screen.path.replace(/[?]/g, '\\?')}$`));
+        });
+      }
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { AnalyticsPage, PROGRESSIONS } from './pages/analytics-page.js';
 import {
   type ApiEventRow,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { type ApiQueueEntry, DownloadsPage, getJson } from './pages/downloads-page.js';
 
 /** Runs against the demo-seeded server (project 'demo'): its queue has pending and failed entries. */

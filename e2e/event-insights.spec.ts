@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { EventInsightsPage, METRIC_CARDS } from './pages/event-insights-page.js';
 import {
   type ApiEventRow,

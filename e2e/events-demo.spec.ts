@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { EventsPage, germanDate, listEvents, listSocials } from './pages/events-page.js';
 
 /** Runs against the demo-seeded server (project 'demo'), whose events have nights with plays. */

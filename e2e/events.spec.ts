@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { EventsPage, germanDate, listEvents } from './pages/events-page.js';
 import { createEvent } from './pages/recordings-page.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { type ApiList, getJson, readResponse, trackPageErrors, waitForApi } from './pages/library-api.js';
 import { type ApiPlaylist, PlaylistsPage } from './pages/playlists-page.js';
 

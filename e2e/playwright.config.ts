@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = Number(process.env.E2E_PORT ?? 8181);
-const baseURL = `http://127.0.0.1:${port}`;
+import {
+  baseURL,
+  DEMO_STATE,
+  demoPort,
+  demoURL,
+  FRESH_ADMIN,
+  FRESH_STATE,
+  port,
+  repoRoot,
+} from './servers.js';
 
 /**
  * Fresh data folders (embedded PostgreSQL, recordings, playlists) for every run. The runner and
@@ -34,8 +39,6 @@ function e2eDataDir(variable: string): string {
 const freshDir = e2eDataDir('WCS_E2E_DATA_DIR');
 /** The product filled by `wcs demo seed`: screens that show songs, plays and playlists. */
 const demoDir = e2eDataDir('WCS_E2E_DEMO_DIR');
-const demoPort = port + 1;
-const demoURL = `http://127.0.0.1:${demoPort}`;
 /** Specs of the screens whose content comes from songs and plays run on the demo data. */
 const DEMO_SPECS = /(songs|analytics|event-insights|overplay|playlists|[\w-]+-demo)\.spec\.ts$/;
 
@@ -98,12 +101,33 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: DEMO_SPECS, use: { ...devices['Desktop Chrome'], baseURL } },
-    { name: 'demo', testMatch: DEMO_SPECS, use: { ...devices['Desktop Chrome'], baseURL: demoURL } },
+    // Signs in through the login page on both servers and keeps the cookies for the projects below.
+    { name: 'setup', testMatch: /auth\.setup\.ts$/, use: { ...devices['Desktop Chrome'] } },
+    {
+      name: 'chromium',
+      testIgnore: DEMO_SPECS,
+      dependencies: ['setup'],
+      use: { ...devices['Desktop Chrome'], baseURL, storageState: FRESH_STATE },
+    },
+    {
+      name: 'demo',
+      testMatch: DEMO_SPECS,
+      dependencies: ['setup'],
+      use: { ...devices['Desktop Chrome'], baseURL: demoURL, storageState: DEMO_STATE },
+    },
   ],
   webServer: [
-    server(freshDir, port, wcs(`serve --port ${port} --data-dir ${JSON.stringify(freshDir)}`)),
-    // `exec`: the signal that stops the run reaches the server itself, which stops its PostgreSQL.
+    // Every route needs a session: the fresh server gets its admin before it starts (the password
+    // is read from stdin). `exec`: the signal that stops the run reaches the server itself.
+    server(
+      freshDir,
+      port,
+      `printf '%s\\n' ${JSON.stringify(FRESH_ADMIN.password)} | ${wcs(
+        `user add ${FRESH_ADMIN.name} --role admin --data-dir ${JSON.stringify(freshDir)}`,
+      )} && exec ${wcs(`serve --port ${port} --data-dir ${JSON.stringify(freshDir)}`)}`,
+    ),
+    // The demo's seed makes the account demo / demo. `exec`: the signal that stops the run reaches
+    // the server itself, which stops its PostgreSQL.
     server(
       demoDir,
       demoPort,

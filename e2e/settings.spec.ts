@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { getJson, readResponse, trackPageErrors } from './pages/library-api.js';
 import { type ApiSettings, NUMBER_LABELS, type NumericSetting, SettingsPage } from './pages/settings-page.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { type ApiList, getJson, readResponse, trackPageErrors, waitForApi } from './pages/library-api.js';
 import { type ApiSong, SONG_FILTERS, type SongFilterLabel, SongsPage } from './pages/songs-page.js';
 

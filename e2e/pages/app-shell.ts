@@ -25,6 +25,8 @@ export class AppShell {
   readonly openMenuButton: Locator;
   readonly closeMenuButton: Locator;
   readonly main: Locator;
+  /** The header's Sign out, beside the signed-in name and role. */
+  readonly signOutButton: Locator;
 
   constructor(readonly page: Page) {
     this.sidebar = page.getByRole('navigation', { name: 'Main' });
@@ -34,6 +36,7 @@ export class AppShell {
     this.openMenuButton = page.getByRole('button', { name: 'Open menu', exact: true });
     this.closeMenuButton = page.getByRole('button', { name: 'Close menu', exact: true });
     this.main = page.getByRole('main');
+    this.signOutButton = page.getByRole('banner').getByRole('button', { name: 'Sign out', exact: true });
   }
 
   async goto(path: string): Promise<void> {

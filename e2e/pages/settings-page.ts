@@ -45,3 +45,46 @@ export class SettingsPage {
     return this.page.getByRole('spinbutton', { name: NUMBER_LABELS[setting], exact: true });
   }
 }
+
+/** The admin's sections of Settings (Users, Device tokens, Audit log) and Change password. */
+export class AccountSettings {
+  readonly users: Locator;
+  readonly createUserForm: Locator;
+  readonly tokens: Locator;
+  readonly createTokenForm: Locator;
+  readonly createdToken: Locator;
+  readonly audit: Locator;
+  readonly changePassword: Locator;
+
+  constructor(readonly page: Page) {
+    this.users = page.getByRole('region', { name: 'Users', exact: true });
+    this.createUserForm = this.users.getByRole('form', { name: 'Create an account' });
+    this.tokens = page.getByRole('region', { name: 'Device tokens', exact: true });
+    this.createTokenForm = this.tokens.getByRole('form', { name: 'Create a token' });
+    this.createdToken = this.tokens.getByRole('status').filter({ hasText: 'shown only once' });
+    this.audit = page.getByRole('region', { name: 'Audit log', exact: true });
+    this.changePassword = page.getByRole('region', { name: 'Change password', exact: true });
+  }
+
+  /** Fills Create an account and presses Create user. */
+  async createUser(name: string, role: 'viewer' | 'dj' | 'admin', password: string): Promise<void> {
+    const form = this.createUserForm;
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Role', { exact: true }).selectOption(role);
+    await form.getByLabel('Password', { exact: true }).fill(password);
+    await form.getByLabel('Repeat password', { exact: true }).fill(password);
+    await form.getByRole('button', { name: 'Create user' }).click();
+  }
+
+  /** The row of an account in the Users table, by its name. */
+  userRow(name: string): Locator {
+    return this.users.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name }) });
+  }
+
+  /** The row of a device token in the Device tokens table, by its name. */
+  tokenRow(name: string): Locator {
+    return this.tokens
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+  }
+}
