@@ -1,22 +1,9 @@
 import { z } from 'zod';
 import { Timestamp } from './common.js';
 
-/**
- * Who may call an operation (docs/security.md): anyone, or a signed-in user or device token with
- * at least this role. Roles are ordered: viewer < dj < admin.
- */
-export const ROLES = ['viewer', 'dj', 'admin'] as const;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from './constants.js';
+
 export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
-export type Access = 'anonymous' | Role;
-
-/** True when `role` may do what `needed` allows. */
-export function roleAllows(role: Role, needed: Role): boolean {
-  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
-}
-
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
 
 export const UserName = z
   .string()

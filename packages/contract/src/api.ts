@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  type Access,
   ApiToken,
   AuditEntry,
   LoginRequest,
@@ -14,7 +13,7 @@ import {
   UserUpdate,
 } from './accounts.js';
 import { Id, IdParams, listOf, MAX_DB_ID, MessageResponse, Pagination, QueryBool } from './common.js';
-import { COMPARISON, OVERPLAY } from './constants.js';
+import { type Access, COMPARISON, OVERPLAY } from './constants.js';
 import {
   AgeCategorySchema,
   BatchDetectResult,

@@ -99,3 +99,20 @@ export const SUCCESS_LABELS = {
   genreBalance: { well: 70, somewhat: 50 },
   newSongRate: { great: 30, moderate: 15 },
 } as const;
+
+/**
+ * Who may call an operation (docs/security.md): anyone, or a signed-in user or device token with
+ * at least this role. Roles are ordered: viewer < dj < admin. Here, not beside the account schemas,
+ * so the web app reads them without loading zod.
+ */
+export const ROLES = ['viewer', 'dj', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export type Access = 'anonymous' | Role;
+
+/** True when `role` may do what `needed` allows. */
+export function roleAllows(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
