@@ -46,6 +46,9 @@ type S3Client = ClientS3.S3Client;
 export const PART_SIZE = 5 * 1024 * 1024;
 /** Parts uploaded at once per put. */
 const QUEUE_SIZE = 2;
+/** Connecting to the store, and a request's silence (no byte either way), before it fails. */
+const CONNECT_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 /** DeleteObjects takes at most 1,000 keys a request. */
 const DELETE_BATCH = 1000;
 
@@ -64,6 +67,9 @@ function clientFor(settings: S3Settings): S3Client {
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
       ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // An upload is stored inside the transaction of its row: a store that stops answering must
+      // fail the request (the recorder retries it) rather than hold the row's lock for ever.
+      requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
     });
     clients.set(id, client);
   }
