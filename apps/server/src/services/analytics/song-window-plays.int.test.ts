@@ -237,7 +237,8 @@ describe('song_window_plays', () => {
 
   it('is emptied by TRUNCATE of plays, alone or cascading from songs', async () => {
     await recordPlays(t.db, [play(0, '2026-03-14T20:10:00'), play(1, '2026-03-14T22:10:00')]);
-    await t.pool.query('truncate plays');
+    // cascade: imported_plays refers to plays (DJ-software imports), as an operator's truncate must.
+    await t.pool.query('truncate plays cascade');
     expect(await summary()).toEqual([]);
     await recordPlays(t.db, [play(0, '2026-03-14T20:10:00')]);
     await t.pool.query('truncate songs cascade');
