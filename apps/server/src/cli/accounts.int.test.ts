@@ -91,7 +91,8 @@ describe('wcs user and wcs token', () => {
     expect(((await refused.json()) as { message: string }).message).toMatch(/pi was revoked/);
     const listed = await wcs(['token', 'list', '--data-dir', dataDir]);
     expect(listed.stdout).toMatch(/pi\tdj\trevoked/);
-  });
+    // Four commands start and stop the folder's PostgreSQL before the server runs: slow on a busy machine.
+  }, 180_000);
 
   it('a fresh data folder prints a setup link that creates the first admin once', async () => {
     const dataDir = newDataDir();
@@ -107,5 +108,5 @@ describe('wcs user and wcs token', () => {
     expect((await setup()).status).toBe(201);
     expect((await setup()).status).toBe(401);
     expect(await login(server.url, 'first', 'first admin password')).toBe(200);
-  });
+  }, 120_000);
 });
