@@ -2,8 +2,8 @@ import { KeyRound } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { checkNewPassword } from '../../lib/password-check';
-import { PASSWORD_LIMITS } from '../../lib/roles';
 import { useIdentity } from '../../lib/session';
+import { NewPasswordFields } from './account-fields';
 import { useChangePassword } from './account-queries';
 import { PasswordField } from './password-field';
 
@@ -57,20 +57,13 @@ export function ChangePasswordSection() {
             onChange={setCurrent}
             autoComplete="current-password"
           />
-          <PasswordField
-            id={`${formId}-new`}
+          <NewPasswordFields
+            id={formId}
             label="New password"
-            value={next}
-            onChange={setNext}
-            autoComplete="new-password"
-            hint={`At least ${PASSWORD_LIMITS.min} characters`}
-          />
-          <PasswordField
-            id={`${formId}-repeat`}
-            label="Repeat new password"
-            value={repeat}
-            onChange={setRepeat}
-            autoComplete="new-password"
+            password={next}
+            repeat={repeat}
+            onPassword={setNext}
+            onRepeat={setRepeat}
           />
           {error && (
             <div role="alert" className="alert alert-error alert-soft md:col-span-3">

@@ -7,7 +7,7 @@ import { Loading } from '../../components/loading';
 import { Modal } from '../../components/modal';
 import { type ApiResponse, errorMessage } from '../../lib/api';
 import { formatDateTime, MISSING } from '../../lib/format';
-import { ROLES } from '../../lib/roles';
+import { NameAndRoleFields } from './account-fields';
 import { useCreateToken, useRevokeToken, useTokens } from './account-queries';
 import { parseExpiryDays, recorderCommand, TOKEN_EXPIRY_DAYS, tokenStatus } from './lib/accounts-view';
 
@@ -252,38 +252,14 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: Created) => void 
         Create a token
       </h4>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-        <div>
-          <label htmlFor={`${formId}-name`} className="label-text mb-1 block text-sm">
-            Name
-          </label>
-          <input
-            id={`${formId}-name`}
-            type="text"
-            className="input input-bordered w-full"
-            placeholder="e.g. stage-pi"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            autoComplete="off"
-            maxLength={64}
-          />
-        </div>
-        <div>
-          <label htmlFor={`${formId}-role`} className="label-text mb-1 block text-sm">
-            Role
-          </label>
-          <select
-            id={`${formId}-role`}
-            className="select select-bordered w-full"
-            value={role}
-            onChange={(event) => setRole(event.target.value as Role)}
-          >
-            {ROLES.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </div>
+        <NameAndRoleFields
+          id={formId}
+          name={name}
+          role={role}
+          onName={setName}
+          onRole={setRole}
+          placeholder="e.g. stage-pi"
+        />
         <div>
           <label htmlFor={`${formId}-days`} className="label-text mb-1 block text-sm">
             Expires after (days)

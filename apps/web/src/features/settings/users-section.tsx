@@ -7,10 +7,10 @@ import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { checkNewPassword } from '../../lib/password-check';
-import { PASSWORD_LIMITS, ROLES } from '../../lib/roles';
+import { ROLES } from '../../lib/roles';
 import { useIdentity } from '../../lib/session';
+import { NameAndRoleFields, NewPasswordFields } from './account-fields';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from './account-queries';
-import { PasswordField } from './password-field';
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
@@ -205,51 +205,14 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
         Create an account
       </h4>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
-        <div>
-          <label htmlFor={`${formId}-name`} className="label-text mb-1 block text-sm">
-            Name
-          </label>
-          <input
-            id={`${formId}-name`}
-            type="text"
-            className="input input-bordered w-full"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            autoComplete="off"
-            maxLength={64}
-          />
-        </div>
-        <div>
-          <label htmlFor={`${formId}-role`} className="label-text mb-1 block text-sm">
-            Role
-          </label>
-          <select
-            id={`${formId}-role`}
-            className="select select-bordered w-full"
-            value={role}
-            onChange={(event) => setRole(event.target.value as Role)}
-          >
-            {ROLES.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </div>
-        <PasswordField
-          id={`${formId}-password`}
+        <NameAndRoleFields id={formId} name={name} role={role} onName={setName} onRole={setRole} />
+        <NewPasswordFields
+          id={formId}
           label="Password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          hint={`At least ${PASSWORD_LIMITS.min} characters`}
-        />
-        <PasswordField
-          id={`${formId}-repeat`}
-          label="Repeat password"
-          value={repeat}
-          onChange={setRepeat}
-          autoComplete="new-password"
+          password={password}
+          repeat={repeat}
+          onPassword={setPassword}
+          onRepeat={setRepeat}
         />
       </div>
       <p className="text-base-content/60 text-xs">
@@ -337,20 +300,13 @@ function SetPasswordModal({
     >
       <form id={formId} noValidate onSubmit={submit} className="space-y-3">
         <p className="text-sm">Every browser signed in as {user?.name} is signed out.</p>
-        <PasswordField
-          id={`${formId}-password`}
+        <NewPasswordFields
+          id={formId}
           label="New password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          hint={`At least ${PASSWORD_LIMITS.min} characters`}
-        />
-        <PasswordField
-          id={`${formId}-repeat`}
-          label="Repeat new password"
-          value={repeat}
-          onChange={setRepeat}
-          autoComplete="new-password"
+          password={password}
+          repeat={repeat}
+          onPassword={setPassword}
+          onRepeat={setRepeat}
         />
         {error && (
           <div role="alert" className="alert alert-error alert-soft">
