@@ -12,6 +12,7 @@ import {
   port,
   repoRoot,
 } from './servers.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser.js';
 
 /**
  * Fresh data folders (embedded PostgreSQL, recordings, playlists) for every run. The runner and
@@ -88,16 +89,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       // Debian's chromium: Playwright never downloads a browser here.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures.js';
 import { createEvent, listRecordings, RecordingsPage } from './pages/recordings-page.js';
+import { fakeMicrophoneLaunchOptions, writeTaggedFlac } from './support/browser.js';
 import { synthSong, wav } from './support/synth-audio.js';
 
 /**
@@ -30,29 +30,9 @@ fs.writeFileSync(microphoneFile, song);
 const libraryFolder = path.join(dataDir, 'library', `recognition-${randomUUID().slice(0, 8)}`);
 fs.mkdirSync(libraryFolder, { recursive: true });
 // The library copy is a tagged FLAC (title and artist), made by ffmpeg from the same signal.
-execFileSync('ffmpeg', [
-  ...['-hide_banner', '-loglevel', 'error', '-y', '-i', microphoneFile],
-  ...['-metadata', `title=${title}`, '-metadata', `artist=${artist}`, path.join(libraryFolder, 'song.flac')],
-]);
+writeTaggedFlac(microphoneFile, libraryFolder, { title, artist });
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      // The configuration's arguments (playwright.config.ts), then the fake microphone.
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${microphoneFile}`,
-    ],
-  },
-});
+test.use({ launchOptions: fakeMicrophoneLaunchOptions(microphoneFile) });
 
 test('the recorder panel shows the title of a library song the microphone hears', async ({
   page,

@@ -11,6 +11,7 @@ import {
   RecordingsPage,
   uploadChunk,
 } from './pages/recordings-page.js';
+import { fakeMicrophoneLaunchOptions } from './support/browser.js';
 
 /**
  * The Recordings screen, with the real recorder: Chromium's fake microphone plays a generated WAV,
@@ -20,24 +21,7 @@ import {
 const CHUNK_MS = 2_000;
 
 // Chromium records a generated file instead of a microphone; the permission prompt is answered.
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      // The configuration's arguments (playwright.config.ts), then the fake microphone.
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${fakeMicrophoneFile(10)}`,
-    ],
-  },
-});
+test.use({ launchOptions: fakeMicrophoneLaunchOptions(fakeMicrophoneFile(10)) });
 
 const pageErrors: Error[] = [];
 test.beforeEach(async ({ page }) => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { RecordingsPage } from './pages/recordings-page.js';
+import { fakeMicrophoneLaunchOptions, writeTaggedFlac } from './support/browser.js';
 import { synthSong, wav } from './support/synth-audio.js';
 
 /**
@@ -32,28 +33,9 @@ const microphoneFile = path.join(dataDir, 'venue-microphone.wav');
 fs.writeFileSync(microphoneFile, wav(synthSong(5151, 40, RATE), RATE));
 const libraryFolder = path.join(dataDir, 'library', 'venue');
 fs.mkdirSync(libraryFolder, { recursive: true });
-execFileSync('ffmpeg', [
-  ...['-hide_banner', '-loglevel', 'error', '-y', '-i', microphoneFile],
-  ...['-metadata', `title=${title}`, '-metadata', `artist=${artist}`, path.join(libraryFolder, 'song.flac')],
-]);
+writeTaggedFlac(microphoneFile, libraryFolder, { title, artist });
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${microphoneFile}`,
-    ],
-  },
-});
+test.use({ launchOptions: fakeMicrophoneLaunchOptions(microphoneFile) });
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
