@@ -3,8 +3,8 @@ import { DbId, Id } from './common.js';
 
 /**
  * Importing a DJ program's library and history, and exporting songs back to it (docs/interop.md,
- * "Importing into the product"). The formats are those of the server's readers and writers
- * (apps/server/src/providers/dj-software/types.ts keeps the same list).
+ * "Importing into the product"). The server's readers and writers
+ * (apps/server/src/providers/dj-software/types.ts) are keyed by this list.
  */
 
 /** Every format the server reads. */

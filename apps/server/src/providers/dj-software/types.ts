@@ -5,21 +5,13 @@
  * database; the services that import a DJ's history call these modules and store what they give.
  */
 
-/** Every format this folder reads or writes (docs/interop.md says what each carries). */
-export const DJ_FORMATS = [
-  'rekordbox-xml',
-  'traktor-nml',
-  'virtualdj-database',
-  'virtualdj-m3u',
-  'serato-crate',
-  'serato-session',
-  'serato-history-csv',
-  'serato-database',
-  'engine-dj',
-  'mixxx',
-  'm3u8',
-  'csv',
-] as const;
+import { DJ_IMPORT_FORMATS } from '@wcs/contract';
+
+/**
+ * Every format this folder reads or writes (docs/interop.md says what each carries): the
+ * contract's list, which the API and the web app offer.
+ */
+export const DJ_FORMATS = DJ_IMPORT_FORMATS;
 export type DjFormat = (typeof DJ_FORMATS)[number];
 
 export interface DjTrack {
