@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fingerprintSong } from '../audio/fingerprint/index.js';
 import { createDatabase, type Db } from '../db/client.js';
-import { events, songs } from '../db/schema.js';
+import { events } from '../db/schema.js';
 import { createToken } from '../services/accounts/tokens.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../test/fakes/songs.js';
+import { addFingerprintedSong } from '../test/library-songs.js';
 import {
   newDataDir,
   type Server,
@@ -24,7 +24,6 @@ import {
   useServerProcesses,
   withTimeout,
 } from '../test/server-process.js';
-import { songSearchKey } from '../text.js';
 
 useServerProcesses();
 
@@ -84,18 +83,7 @@ async function prepareLibrary(db: Db): Promise<{ eventId: number; token: string;
     [alphaWav, 'Alpha Groove'],
     [betaWav, 'Beta Blues'],
   ] as const) {
-    const [row] = await db
-      .insert(songs)
-      .values({
-        title,
-        artist: 'Synth Band',
-        searchKey: songSearchKey(title, 'Synth Band'),
-        filePath: file,
-        filePresent: true,
-      })
-      .returning({ id: songs.id });
-    songIds.push(row!.id);
-    await fingerprintSong({ db, config: { ffmpegPath: 'ffmpeg' } }, { songId: row!.id, filePath: file });
+    songIds.push(await addFingerprintedSong(db, { file, title }));
   }
   const [event] = await db
     .insert(events)

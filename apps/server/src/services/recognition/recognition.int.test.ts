@@ -12,12 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintSong } from '../../audio/fingerprint/index.js';
-import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
+import { events, plays, recordingChunks, recordings } from '../../db/schema.js';
 import { chunkUpload } from '../../test/audio.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../../test/fakes/songs.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { songSearchKey } from '../../text.js';
+import { addFingerprintedSong } from '../../test/library-songs.js';
 import { chunkRelativePath } from '../recordings/recording-files.js';
 import { forgetDecodedTails, processRecording } from './recognition.js';
 
@@ -84,18 +83,7 @@ beforeAll(async () => {
   ] as const) {
     const file = path.join(work, `${key}.wav`);
     await writeWav(file, samples, RATE);
-    const [row] = await t.deps.db
-      .insert(songs)
-      .values({
-        title,
-        artist: 'Synth Band',
-        searchKey: songSearchKey(title, 'Synth Band'),
-        filePath: file,
-        filePresent: true,
-      })
-      .returning({ id: songs.id });
-    songIds[key] = row!.id;
-    await fingerprintSong(t.deps, { songId: row!.id, filePath: file });
+    songIds[key] = await addFingerprintedSong(t.deps.db, { file, title }, t.deps.config.ffmpegPath);
   }
   const [event] = await t.deps.db
     .insert(events)

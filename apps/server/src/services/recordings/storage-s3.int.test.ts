@@ -11,13 +11,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintSong } from '../../audio/fingerprint/index.js';
 import { events, playlists, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
 import { chunkUpload, sineWav, uploadInject } from '../../test/audio.js';
 import { type FakeS3, startFakeS3 } from '../../test/fakes/s3-server.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../../test/fakes/songs.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { songSearchKey } from '../../text.js';
+import { addFingerprintedSong } from '../../test/library-songs.js';
 import { forgetDecodedTails } from '../recognition/recognition.js';
 import { recoverStoredRecordings } from './recording-recovery.js';
 
@@ -88,18 +87,7 @@ beforeAll(async () => {
   ] as const) {
     const file = path.join(work, `${key}.wav`);
     await writeWav(file, samples, RATE);
-    const [row] = await t.deps.db
-      .insert(songs)
-      .values({
-        title,
-        artist: 'Synth Band',
-        searchKey: songSearchKey(title, 'Synth Band'),
-        filePath: file,
-        filePresent: true,
-      })
-      .returning({ id: songs.id });
-    songIds[key] = row!.id;
-    await fingerprintSong(t.deps, { songId: row!.id, filePath: file });
+    songIds[key] = await addFingerprintedSong(t.deps.db, { file, title }, t.deps.config.ffmpegPath);
   }
   const [event] = await t.deps.db
     .insert(events)

@@ -264,7 +264,7 @@ function checkSignature(
 async function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; crc32: string | null }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  let body = Buffer.concat(chunks);
+  let body: Buffer = Buffer.concat(chunks);
   const declared = String(req.headers['x-amz-content-sha256'] ?? '');
   let trailers: Record<string, string> = {};
   if (
