@@ -799,6 +799,7 @@ async function throughput(adminUrl, audio) {
     const stopAt = started + benchSeconds * 1000;
     let acknowledgedCount = 0;
     let failures = 0;
+    const failed = {};
     const latencies = [];
     await Promise.all(
       Array.from({ length: uploaders }, async (_, u) => {
@@ -818,10 +819,13 @@ async function throughput(adminUrl, audio) {
               latencies.push(performance.now() - t0);
             } else {
               failures += 1;
+              failed[outcome.status] = (failed[outcome.status] ?? 0) + 1;
               n -= 1;
             }
-          } catch {
+          } catch (error) {
             failures += 1;
+            const code = error.cause?.code ?? error.name;
+            failed[code] = (failed[code] ?? 0) + 1;
             n -= 1;
           }
         }
@@ -840,6 +844,7 @@ async function throughput(adminUrl, audio) {
       count,
       acknowledged: acknowledgedCount,
       failures,
+      failed,
       uploadsPerSecond: acknowledgedCount / uploadSeconds,
       p50: latencies[Math.floor(latencies.length / 2)] ?? 0,
       audioSeconds: acknowledgedCount * CHUNK_SECONDS,
@@ -863,6 +868,9 @@ async function throughput(adminUrl, audio) {
         `${(r.audioSeconds / 60).toFixed(0)} min | ${r.drainSeconds.toFixed(0)} s${r.drained ? '' : ' (not drained)'} | ${r.audioPerSecond.toFixed(0)} | ${(r.audioPerSecond / cores).toFixed(0)} | ${r.recognitionErrors} | ${r.load} |`,
     );
   }
+  for (const r of results)
+    if (r.failures > 0)
+      console.log(`- ${r.count} process(es), failed uploads (retried): ${JSON.stringify(r.failed)}`);
   return results.every((r) => r.drained && r.recognitionErrors === 0);
 }
 
