@@ -61,6 +61,8 @@ async function settle(page: Page): Promise<void> {
 
 /** Opens the screen, lets it settle, and fails on a serious or critical violation or a CSP report. */
 async function checkScreen(page: Page, path: string, colorScheme: string): Promise<void> {
+  // axe over a long screen took 45 s once on the 2 shared cores under other work (30 s default).
+  test.setTimeout(90_000);
   const cspViolations = trackCspViolations(page);
   await page.goto(path);
   await expect(page.getByRole('main')).toBeVisible();
