@@ -15,6 +15,7 @@ const SCREENS = [
   ...SIDEBAR_ENTRIES,
   { label: 'Event Review', path: '/events/review' },
   { label: 'Playlist Import', path: '/playlists/import' },
+  { label: 'Import from DJ software', path: '/dj-import' },
 ] as const;
 /** The screens anyone may open, checked in a browser with nobody signed in. */
 const PUBLIC_SCREENS = [

@@ -73,7 +73,8 @@ function server(dataDir: string, serverPort: number, command: string) {
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(repoRoot, 'test-results', 'e2e'),
+  // E2E_OUTPUT_DIR: a private folder, so a second run beside this one cannot wipe its traces.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? path.join(repoRoot, 'test-results', 'e2e'),
   // Two cores: one browser at a time keeps timings stable.
   workers: 1,
   retries: 0,

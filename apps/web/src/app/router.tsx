@@ -159,6 +159,14 @@ export const router = createBrowserRouter([
             },
           },
           {
+            path: 'dj-import',
+            loader: prefetchWith(() => import('../features/dj-import/queries')),
+            lazy: async () => {
+              const { DjImportPage } = await import('../features/dj-import/dj-import-page');
+              return { Component: DjImportPage };
+            },
+          },
+          {
             path: 'settings',
             loader: prefetchWith(() => import('../features/settings/queries')),
             lazy: async () => {

@@ -1,5 +1,5 @@
 import type { Event } from '@wcs/contract';
-import { CalendarDays, ClipboardCheck, MapPin, Plus } from 'lucide-react';
+import { CalendarDays, ClipboardCheck, HardDriveUpload, MapPin, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/badge';
@@ -21,6 +21,7 @@ export function EventsPage() {
   const [created, setCreated] = useState<string | null>(null);
   const list = listItems(events.data);
   const canCreate = useCan('createEvent');
+  const canImport = useCan('importInterop');
 
   return (
     <div className="space-y-6">
@@ -31,6 +32,12 @@ export function EventsPage() {
             <ClipboardCheck className="size-4" aria-hidden="true" />
             Event Review
           </Link>
+          {canImport && (
+            <Link to="/dj-import" className="btn btn-outline btn-sm">
+              <HardDriveUpload className="size-4" aria-hidden="true" />
+              Import from DJ software
+            </Link>
+          )}
           {canCreate && (
             <button type="button" className="btn btn-primary btn-sm" onClick={() => setIsFormOpen(true)}>
               <Plus className="size-4" aria-hidden="true" />

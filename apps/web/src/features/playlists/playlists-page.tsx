@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
+import { ExportMenu } from '../../components/export-menu';
 import { Loading } from '../../components/loading';
 import { errorMessage, listItems } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
@@ -23,6 +24,7 @@ export function PlaylistsPage() {
   const playlists = useActivePlaylists();
   const regenerate = useRegeneratePlaylists();
   const canRegenerate = useCan('regeneratePlaylists');
+  const canImport = useCan('importInterop');
   const items = listItems(playlists.data);
 
   return (
@@ -38,6 +40,11 @@ export function PlaylistsPage() {
           <Link to="/playlists/import" className="btn btn-ghost">
             Playlist Import
           </Link>
+          {canImport && (
+            <Link to="/dj-import" className="btn btn-ghost">
+              Import from DJ software
+            </Link>
+          )}
           {canRegenerate && (
             <button
               type="button"
@@ -115,6 +122,7 @@ function PlaylistCard({ playlist }: { playlist: Playlist }) {
         </div>
         <p className="text-base-content/60 text-xs">Generated {formatDateTime(playlist.generated_at)}</p>
         <div className="card-actions justify-end">
+          <ExportMenu subject={playlist.playlist_name} playlistId={playlist.playlist_id} align="end" />
           <a
             href={playlist.m3u8_url || `/api/playlists/${playlist.playlist_id}/m3u8`}
             download

@@ -1,13 +1,16 @@
 import { AGE_CATEGORIES, GENRES, SONGS_PAGE_SIZE, type Song } from '@wcs/contract';
-import { BatteryFull, BatteryLow, BatteryMedium, Search } from 'lucide-react';
+import { BatteryFull, BatteryLow, BatteryMedium, HardDriveUpload, Search } from 'lucide-react';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
+import { ExportMenu } from '../../components/export-menu';
 import { Loading } from '../../components/loading';
 import { Pagination, pageCountOf } from '../../components/pagination';
 import { errorMessage, listItems } from '../../lib/api';
 import { formatDate, formatDuration } from '../../lib/format';
+import { useCan } from '../../lib/session';
 import { AnalysisStatusCard } from './analysis-status';
 import { formatBpm } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
@@ -106,6 +109,7 @@ export function SongsPage() {
   const [page, setPage] = useState(0);
   const [selectedSong, setSelectedSong] = useState<Song | null>(null);
   const searchId = useId();
+  const canImport = useCan('importInterop');
 
   const songs = useSongs(filters, page);
   const loaded = listItems(songs.data);
@@ -126,9 +130,25 @@ export function SongsPage() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="font-bold text-2xl">Songs</h2>
-        <p className="text-base-content/70">Browse and manage your song library</p>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 className="font-bold text-2xl">Songs</h2>
+          <p className="text-base-content/70">Browse and manage your song library</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {canImport && (
+            <Link to="/dj-import" className="btn btn-outline btn-sm">
+              <HardDriveUpload className="size-4" aria-hidden="true" />
+              Import from DJ software
+            </Link>
+          )}
+          <ExportMenu
+            subject="the whole library"
+            label="Export library"
+            buttonName="Export library"
+            align="end"
+          />
+        </div>
       </div>
 
       <section aria-label="Song filters" className="card bg-base-100 shadow">
