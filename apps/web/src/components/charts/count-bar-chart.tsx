@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { AxisTick } from './axis-tick';
 import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
@@ -27,9 +28,9 @@ export function CountBarChart({ data, valueName, height = CHART_HEIGHTS.bar }: C
       margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
     >
       <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
-      <XAxis dataKey="label" tick={{ fontSize: 12 }} interval={0} />
-      {/* interval 0: the few y ticks are drawn without measuring each label in the DOM. */}
-      <YAxis tick={{ fontSize: 12 }} width={56} allowDecimals={false} interval={0} />
+      {/* interval 0 and AxisTick: labels are drawn as they are, none measured in the DOM. */}
+      <XAxis dataKey="label" tick={AxisTick} interval={0} />
+      <YAxis tick={AxisTick} width={56} allowDecimals={false} interval={0} />
       <Tooltip cursor={{ fillOpacity: 0.1 }} />
       <Bar dataKey="value" name={valueName} isAnimationActive={false} />
     </BarChart>

@@ -1,4 +1,5 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { AxisTick } from './axis-tick';
 import { CHART_HEIGHTS } from './chart-sizes';
 import { seriesColour } from './palette';
 
@@ -52,15 +53,12 @@ export function LineSeriesChart({
     >
       <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
       {/* Every tick of a short axis is drawn as is: Recharts measures each label in the DOM to thin
-          out crowded ticks, which costs more than drawing the chart (interval 0 skips that). */}
-      <XAxis
-        dataKey="label"
-        tick={{ fontSize: 12 }}
-        interval={data.length <= FEW_TICKS ? 0 : 'preserveEnd'}
-      />
+          out crowded ticks, which costs more than drawing the chart (interval 0 skips that), and
+          AxisTick draws a label without measuring its words. */}
+      <XAxis dataKey="label" tick={AxisTick} interval={data.length <= FEW_TICKS ? 0 : 'preserveEnd'} />
       <YAxis
         domain={yDomain ?? ['auto', 'auto']}
-        tick={{ fontSize: 12 }}
+        tick={AxisTick}
         interval={0}
         width={56}
         allowDecimals={false}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { listItems } from '../../lib/api';
 import { idParam } from '../../lib/url-params';
@@ -17,7 +17,12 @@ export function AnalyticsPage() {
 
   const eventsQuery = useEventOptions();
   const socialsQuery = useSocials(eventId);
-  const events = listItems(eventsQuery.data);
+  const events = useMemo(() => listItems(eventsQuery.data), [eventsQuery.data]);
+  // Hundreds of events fill the event select and the comparison list: they render after the
+  // charts, in the background and in slices, not in the one task that draws the arriving answers
+  // (the select stays disabled until its options are in).
+  const listedEvents = useDeferredValue(events);
+  const isListingEvents = eventsQuery.isPending || listedEvents !== events;
   const socials = eventId === null ? [] : listItems(socialsQuery.data);
 
   const updateParams = (next: { eventId: number | null; socialId: number | null }) => {
@@ -49,10 +54,26 @@ export function AnalyticsPage() {
     );
   }, [isUnknownSocial, setSearchParams]);
 
-  const filter: AnalyticsFilter = {
-    ...(eventId !== null ? { event_id: eventId } : {}),
-    ...(socialId !== null && !isUnknownSocial ? { social_id: socialId } : {}),
-  };
+  const filterSocialId = socialId !== null && !isUnknownSocial ? socialId : null;
+  const filter: AnalyticsFilter = useMemo(
+    () => ({
+      ...(eventId !== null ? { event_id: eventId } : {}),
+      ...(filterSocialId !== null ? { social_id: filterSocialId } : {}),
+    }),
+    [eventId, filterSocialId],
+  );
+  // The same elements while the filter stays: the event list or the nights arriving re-render the
+  // filter and the comparison tool, not every chart and the table (one synchronous render less).
+  const filteredSections = useMemo(
+    () => (
+      <>
+        <ProgressionCharts filter={filter} />
+        <GenreDistribution filter={filter} />
+        <TimeWindowTable />
+      </>
+    ),
+    [filter],
+  );
 
   return (
     <div className="space-y-6">
@@ -62,8 +83,8 @@ export function AnalyticsPage() {
       </div>
 
       <FilterCard
-        events={events}
-        isLoadingEvents={eventsQuery.isPending}
+        events={listedEvents}
+        isLoadingEvents={isListingEvents}
         eventsError={eventsQuery.error}
         eventId={eventId}
         socialId={isUnknownSocial ? null : socialId}
@@ -74,11 +95,9 @@ export function AnalyticsPage() {
         onSocialChange={(id) => updateParams({ eventId, socialId: id })}
       />
 
-      <ProgressionCharts filter={filter} />
-      <GenreDistribution filter={filter} />
-      <TimeWindowTable />
+      {filteredSections}
       <ComparisonTool
-        events={events}
+        events={listedEvents}
         eventId={eventId}
         socials={socials}
         isLoadingSocials={eventId !== null && socialsQuery.isPending}

@@ -1,5 +1,5 @@
 import { COMPARISON, type Event, type Social } from '@wcs/contract';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { ChartCard } from '../../components/charts/chart-card';
 import { LineSeriesChart, SharePieChart } from '../../components/charts/lazy';
 import { genreColour, seriesColour } from '../../components/charts/palette';
@@ -44,10 +44,13 @@ export function ComparisonTool({ events, eventId, socials, isLoadingSocials }: C
 
   const ids = activeIds(selection, eventId);
   const type = selection.type;
-  const options: Option[] =
-    type === 'event'
-      ? events.map((event) => ({ id: event.event_id, label: eventOptionLabel(event) }))
-      : socials.map((social) => ({ id: social.social_id, label: socialOptionLabel(social) }));
+  const options: Option[] = useMemo(
+    () =>
+      type === 'event'
+        ? events.map((event) => ({ id: event.event_id, label: eventOptionLabel(event) }))
+        : socials.map((social) => ({ id: social.social_id, label: socialOptionLabel(social) })),
+    [type, events, socials],
+  );
   // Results of socials of another event than the one chosen now are not shown.
   const visibleCompared =
     compared && activeIds(compared, eventId).length > 0 && compared.type === type ? compared : null;
@@ -104,7 +107,10 @@ export function ComparisonTool({ events, eventId, socials, isLoadingSocials }: C
             <legend className="sr-only">
               {type === 'event' ? 'Events to compare' : 'Socials to compare'}
             </legend>
-            <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-box border border-base-300 p-2 md:grid-cols-2">
+            {/* Out of sight (below the fold as the screen opens), the list skips style, layout and
+                paint: with hundreds of events, most of the screen's rendering cost. It stays in the
+                page, for search and screen readers. */}
+            <ul className="grid max-h-72 grid-cols-1 gap-1 overflow-y-auto rounded-box border border-base-300 p-2 [contain-intrinsic-size:auto_288px] [content-visibility:auto] md:grid-cols-2">
               {options.map((option) => {
                 const isDisabled = isOptionDisabled(ids, option.id);
                 return (

@@ -1,5 +1,6 @@
+import { useMemo } from 'react';
 import { ChartCard } from '../../components/charts/chart-card';
-import { LineSeriesChart } from '../../components/charts/lazy';
+import { PointLineChart } from '../../components/charts/point-line-chart';
 import { type ProgressionMetric, progressionPoints } from './lib/progression';
 import { type AnalyticsFilter, type ProgressionEndpoint, useProgression } from './queries';
 
@@ -59,7 +60,8 @@ function ProgressionChart({
   filter: AnalyticsFilter;
 }) {
   const query = useProgression(definition.endpoint, filter);
-  const points = progressionPoints(query.data?.data ?? [], definition.metric);
+  const rows = query.data?.data;
+  const points = useMemo(() => progressionPoints(rows ?? [], definition.metric), [rows, definition.metric]);
   return (
     <ChartCard
       title={definition.title}
@@ -71,9 +73,11 @@ function ProgressionChart({
       bodyClassName="min-h-[260px]"
       emptyText={definition.emptyText}
     >
-      <LineSeriesChart
+      {/* Five points: drawn by hand, not with a Recharts chart, so the screen's first view costs
+          no chart rendering (PointLineChart). */}
+      <PointLineChart
         data={points}
-        series={[{ dataKey: 'value', name: definition.title.replace(' Progression', '') }]}
+        name={definition.title.replace(' Progression', '')}
         unit={definition.unit}
         yDomain={definition.yDomain}
         xLabel="Time window"
