@@ -138,6 +138,12 @@ export interface Config {
    */
   requestTimeoutMs: number;
   /**
+   * How long one chunk's recognition job may stay active before the job queue takes it for
+   * abandoned (its process killed) and runs it again (WCS_CHUNK_JOB_EXPIRE_SECONDS, default 300).
+   * The queue looks for such jobs every 120 s, or every this many seconds when shorter.
+   */
+  chunkJobExpireSeconds: number;
+  /**
    * How long a connection may stay silent, in the middle of a request or between two
    * (WCS_IDLE_TIMEOUT_SECONDS, default 30); then it is closed. Live sockets are not affected.
    */
@@ -344,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       : null,
     analysisWorkers: intFrom(env, 'WCS_ANALYSIS_WORKERS', 1, 1, 16),
     requestTimeoutMs: numberFrom(env, 'WCS_REQUEST_TIMEOUT_SECONDS', 300, 1, 86_400) * 1000,
+    chunkJobExpireSeconds: intFrom(env, 'WCS_CHUNK_JOB_EXPIRE_SECONDS', 300, 1, 43_200),
     idleTimeoutMs: numberFrom(env, 'WCS_IDLE_TIMEOUT_SECONDS', 30, 0.1, 3600) * 1000,
     maxConnections: intFrom(env, 'WCS_MAX_CONNECTIONS', 256, 1, 100_000),
     maxEventLoopDelayMs: intFrom(env, 'WCS_MAX_EVENT_LOOP_DELAY_MS', 2000, 0, 600_000),

@@ -205,6 +205,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       connectionString: database.connectionString,
       onError: (error) => log(`Job queue error: ${error.message}`),
       runsJobs,
+      maintenanceIntervalSeconds: Math.min(120, config.chunkJobExpireSeconds),
     });
     // Stopping the queue lets running jobs finish (pg-boss waits up to its grace period).
     cleanups.add('the job workers', () => jobs.stop());

@@ -12,6 +12,11 @@ export interface JobQueueOptions {
    * them; pg-boss then neither maintains the queues nor fires schedules here, and `work` refuses.
    */
   runsJobs?: boolean;
+  /**
+   * How often the queue's maintenance runs (pg-boss default 120 s), which is when jobs active past
+   * their expiry (a killed process's) are failed and retried: at most the shortest expiry sent.
+   */
+  maintenanceIntervalSeconds?: number;
 }
 
 export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue> {
@@ -20,6 +25,9 @@ export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue
     connectionString: options.connectionString,
     schema: 'pgboss',
     max: 4,
+    ...(options.maintenanceIntervalSeconds
+      ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds }
+      : {}),
     ...(runsJobs ? {} : { supervise: false, schedule: false }),
   });
   boss.on('error', (error) => options.onError?.(error));

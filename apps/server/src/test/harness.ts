@@ -98,7 +98,11 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
 
     const live = await createLiveHub(database.pool, database.url);
     undo.push(() => live.close());
-    const jobs = await createJobQueue({ connectionString: database.url, pollingIntervalSeconds: 0.5 });
+    const jobs = await createJobQueue({
+      connectionString: database.url,
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: Math.min(120, config.chunkJobExpireSeconds),
+    });
     undo.push(() => jobs.stop());
     // The folders above, or the bucket of WCS_STORAGE in options.env (a fake S3 server's).
     const storage = await openStores(config);

@@ -504,21 +504,18 @@ async function announceChunk(deps: AppDeps, recording: Recording, chunkNumber: n
       songs_recognized: recording.songs_recognized,
     }),
   );
+  // How long this chunk's recognition may stay active before the queue takes it for abandoned and
+  // runs it again (WCS_CHUNK_JOB_EXPIRE_SECONDS, default 5 minutes). A chunk takes seconds; the
+  // bound matters when the process running it dies (kill -9, a crash, power): with pg-boss's
+  // default of 15 minutes the recording stayed unprocessed that long (measured by
+  // scripts/bench/processes.mjs: settled 972 s after the last upload). Whole rebuilds (Retry) keep
+  // the default: a night's recording can take minutes.
   await deps.jobs.send(
     'recording.process',
     { recording_id: recording.recording_id, reason: 'upload', chunk_number: chunkNumber },
-    { expireInSeconds: CHUNK_JOB_EXPIRE_SECONDS },
+    { expireInSeconds: deps.config.chunkJobExpireSeconds },
   );
 }
-
-/**
- * How long one chunk's recognition may stay active before pg-boss takes it for abandoned and runs
- * it again. A chunk takes seconds; the bound matters when the process running it dies (kill -9,
- * a crash, power): with pg-boss's default of 15 minutes the recording stayed unprocessed that
- * long (measured by scripts/bench/processes.mjs: settled 972 s after the last upload). Whole
- * rebuilds (Retry) keep the default: a night's recording can take minutes.
- */
-export const CHUNK_JOB_EXPIRE_SECONDS = 300;
 
 // ---------------------------------------------------------------------------------------------
 // Changes
