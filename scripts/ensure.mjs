@@ -80,10 +80,25 @@ export function ensureNodeModules() {
 // ---------------------------------------------------------------------------------------------
 // 2. Debian packages
 
-/** For each Debian package: how to tell that it is already there. */
+/**
+ * The bin folder of the newest PostgreSQL of Debian's, or null. Its `postgresql` package installs
+ * no binary of that name: the programs live under /usr/lib/postgresql/<version>/bin.
+ */
+export function postgresBin() {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs
+    .readdirSync(root)
+    .filter((name) => isExecutable(path.join(root, name, 'bin/initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], 'bin') : null;
+}
+
+/** For each Debian package: how to tell that it is already there (else: its name on PATH). */
 const systemPackages = {
   chromium: { env: 'CHROMIUM_PATH', binary: 'chromium' },
   ffmpeg: { env: 'FFMPEG_PATH', binary: 'ffmpeg' },
+  postgresql: { installed: () => postgresBin() !== null },
 };
 
 function isExecutable(file) {
@@ -106,6 +121,7 @@ export function findOnPath(binary) {
 function isInstalled(name) {
   const known = systemPackages[name];
   if (!known) return findOnPath(name) !== null;
+  if (known.installed) return known.installed();
   const fromEnv = process.env[known.env];
   // An explicit path wins; a wrong one is reported rather than silently replaced.
   if (fromEnv) return isExecutable(fromEnv);
