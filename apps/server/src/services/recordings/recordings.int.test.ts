@@ -1,375 +1,391 @@
+/**
+ * Recordings through the API, on each storage backend (the local folder, and S3-compatible object
+ * storage against a local S3 server): upload, retry, refusals, processing, reading, changing and
+ * deleting, and the live socket. The stored files are read from the folder or the bucket itself.
+ */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
 import { type ChunkUpload, chunkUpload, multipart, sineWav, uploadInject } from '../../test/audio.js';
-import { createTestApp } from '../../test/harness.js';
+import { type BackendTestApp, createBackendTestApp, STORAGE_BACKENDS } from '../../test/storage-backends.js';
 
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
-let t: TestApp;
+describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend) => {
+  let t: BackendTestApp;
 
-beforeAll(async () => {
-  t = await createTestApp({ env: { WCS_MAX_UPLOAD_MB: '1' } });
-});
-afterAll(async () => {
-  await t?.close();
-});
+  beforeAll(async () => {
+    t = await createBackendTestApp(backend, { WCS_MAX_UPLOAD_MB: '1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-const upload = (chunk: ChunkUpload) => t.app.inject(uploadInject(chunkUpload(chunk)));
-const rawUpload = (fields: Parameters<typeof multipart>[0]) => t.app.inject(uploadInject(multipart(fields)));
-/** The chunk files of a session's recording: <recordings>/<recording_id>/ (none when it has no recording). */
-const sessionFiles = async (sessionId: string) => {
-  const [row] = await t.deps.db
-    .select({ id: recordings.id })
-    .from(recordings)
-    .where(eq(recordings.sessionId, sessionId));
-  const folder = row ? path.join(t.deps.config.recordingsDir, String(row.id)) : null;
-  return folder ? (await fs.readdir(folder).catch(() => [])).sort() : [];
-};
-const incomingFiles = async () =>
-  fs.readdir(path.join(t.deps.config.recordingsDir, '.incoming')).catch(() => [] as string[]);
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('timed out waiting');
-};
+  const upload = (chunk: ChunkUpload) => t.app.inject(uploadInject(chunkUpload(chunk)));
+  const rawUpload = (fields: Parameters<typeof multipart>[0]) =>
+    t.app.inject(uploadInject(multipart(fields)));
+  /** The stored chunk files of a session's recording (none when it has no recording). */
+  const sessionFiles = async (sessionId: string) => {
+    const [row] = await t.deps.db
+      .select({ id: recordings.id })
+      .from(recordings)
+      .where(eq(recordings.sessionId, sessionId));
+    return row ? t.recordingFiles(row.id) : [];
+  };
+  /** Uploads being received: nothing stays there once an upload is answered. */
+  const incomingFiles = async () =>
+    fs.readdir(t.deps.storage.recordings.stagingDir).catch(() => [] as string[]);
+  const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('timed out waiting');
+  };
 
-describe('upload', () => {
-  it('stores a chunk on disk and in the database before answering', async () => {
-    const audio = sineWav(2);
-    const response = await upload({ session_id: 'night-1', chunk_number: 0, audio, duration_seconds: 30 });
-    expect(response.statusCode).toBe(200);
-    const result = response.json();
-    expect(result).toMatchObject({
-      session_id: 'night-1',
-      chunk_number: 0,
-      chunk_size_bytes: audio.length,
-      created: true,
-      recording: { chunk_count: 1, duration_minutes: 0.5, source: 'web_browser', processed: false },
+  describe('upload', () => {
+    it('stores a chunk on disk and in the database before answering', async () => {
+      const audio = sineWav(2);
+      const response = await upload({ session_id: 'night-1', chunk_number: 0, audio, duration_seconds: 30 });
+      expect(response.statusCode).toBe(200);
+      const result = response.json();
+      expect(result).toMatchObject({
+        session_id: 'night-1',
+        chunk_number: 0,
+        chunk_size_bytes: audio.length,
+        created: true,
+        recording: { chunk_count: 1, duration_minutes: 0.5, source: 'web_browser', processed: false },
+      });
+      const files = await sessionFiles('night-1');
+      expect(files).toHaveLength(1);
+      const stored = await t.readRecordingFile(`${result.recording_id}/${files[0]!}`);
+      expect(stored?.equals(audio)).toBe(true);
+      // Object storage keeps nothing of a recording on this machine's disk.
+      if (backend === 's3') expect(await t.localRecordingFiles()).toEqual([]);
     });
-    const files = await sessionFiles('night-1');
-    expect(files).toHaveLength(1);
-    const stored = await fs.readFile(
-      path.join(t.deps.config.recordingsDir, String(result.recording_id), files[0]!),
-    );
-    expect(stored.equals(audio)).toBe(true);
-  });
 
-  it('answers a retried chunk with the same result and keeps one copy', async () => {
-    const audio = sineWav(1, 300);
-    const first = (await upload({ session_id: 'retry-1', chunk_number: 0, audio })).json();
-    const second = await upload({ session_id: 'retry-1', chunk_number: 0, audio });
-    expect(second.statusCode).toBe(200);
-    expect(second.json()).toMatchObject({
-      recording_id: first.recording_id,
-      chunk_number: 0,
-      chunk_size_bytes: first.chunk_size_bytes,
-      created: false,
-      recording: { chunk_count: 1, duration_minutes: 0.5 },
+    it('answers a retried chunk with the same result and keeps one copy', async () => {
+      const audio = sineWav(1, 300);
+      const first = (await upload({ session_id: 'retry-1', chunk_number: 0, audio })).json();
+      const second = await upload({ session_id: 'retry-1', chunk_number: 0, audio });
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toMatchObject({
+        recording_id: first.recording_id,
+        chunk_number: 0,
+        chunk_size_bytes: first.chunk_size_bytes,
+        created: false,
+        recording: { chunk_count: 1, duration_minutes: 0.5 },
+      });
+      expect(await sessionFiles('retry-1')).toHaveLength(1);
     });
-    expect(await sessionFiles('retry-1')).toHaveLength(1);
-  });
 
-  it('grows one recording per session as chunks arrive', async () => {
-    const a = sineWav(1, 200);
-    const b = sineWav(1.5, 250);
-    await upload({ session_id: 'grow-1', chunk_number: 0, audio: a, duration_seconds: 30 });
-    const response = await upload({ session_id: 'grow-1', chunk_number: 1, audio: b, duration_seconds: 15 });
-    const recording = response.json().recording;
-    expect(recording.chunk_count).toBe(2);
-    expect(recording.duration_minutes).toBe(0.75);
-    expect(recording.file_size_mb).toBe(Math.round(((a.length + b.length) / 1024 / 1024) * 100) / 100);
-    expect(await sessionFiles('grow-1')).toHaveLength(2);
-  });
+    it('grows one recording per session as chunks arrive', async () => {
+      const a = sineWav(1, 200);
+      const b = sineWav(1.5, 250);
+      await upload({ session_id: 'grow-1', chunk_number: 0, audio: a, duration_seconds: 30 });
+      const response = await upload({
+        session_id: 'grow-1',
+        chunk_number: 1,
+        audio: b,
+        duration_seconds: 15,
+      });
+      const recording = response.json().recording;
+      expect(recording.chunk_count).toBe(2);
+      expect(recording.duration_minutes).toBe(0.75);
+      expect(recording.file_size_mb).toBe(Math.round(((a.length + b.length) / 1024 / 1024) * 100) / 100);
+      expect(await sessionFiles('grow-1')).toHaveLength(2);
+    });
 
-  it('refuses different bytes under an already stored chunk number and keeps the first', async () => {
-    await upload({ session_id: 'conflict-1', chunk_number: 0, audio: sineWav(1, 440) });
-    const response = await upload({ session_id: 'conflict-1', chunk_number: 0, audio: sineWav(1, 880) });
-    expect(response.statusCode).toBe(409);
-    expect(response.json().message).toContain('already uploaded with different content');
-    expect(await sessionFiles('conflict-1')).toHaveLength(1);
-  });
+    it('refuses different bytes under an already stored chunk number and keeps the first', async () => {
+      await upload({ session_id: 'conflict-1', chunk_number: 0, audio: sineWav(1, 440) });
+      const response = await upload({ session_id: 'conflict-1', chunk_number: 0, audio: sineWav(1, 880) });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toContain('already uploaded with different content');
+      expect(await sessionFiles('conflict-1')).toHaveLength(1);
+    });
 
-  it.each([
-    ['a text content type', { contentType: 'text/plain' }, 415, 'content type text/plain'],
-    [
-      'text bytes labelled as audio',
-      { audio: Buffer.from('not audio at all, just words') },
-      415,
-      'not audio',
-    ],
-    ['an empty file', { audio: Buffer.alloc(0) }, 400, 'audio_file is empty'],
-    [
-      'a file over the limit',
-      { audio: Buffer.concat([sineWav(0.1), Buffer.alloc(1024 * 1024 + 10)]) },
-      413,
-      'larger than the limit of 1 MB',
-    ],
-  ])('refuses %s and leaves nothing behind', async (_name, overrides, status, message) => {
-    const session = `bad-${status}-${Math.random().toString(16).slice(2, 8)}`;
-    const response = await upload({ session_id: session, chunk_number: 0, ...overrides });
-    expect(response.statusCode).toBe(status);
-    expect(response.json().message).toContain(message);
-    expect(await sessionFiles(session)).toEqual([]);
-    expect(await incomingFiles()).toEqual([]);
-    const list = await t.app.inject({ method: 'GET', url: '/api/recordings/' });
-    expect(list.json().recordings.map((r: { session_id: string }) => r.session_id)).not.toContain(session);
-  });
-
-  it.each([
-    ['missing metadata', [], 'metadata is missing'],
-    ['metadata that is not JSON', [{ name: 'metadata', value: '{not json' }], 'metadata is not valid JSON'],
-    [
-      'metadata without a session',
-      [{ name: 'metadata', value: JSON.stringify({ chunk_number: 0, duration_seconds: 30 }) }],
-      'metadata.session_id',
-    ],
-    [
-      'a negative chunk number',
+    it.each([
+      ['a text content type', { contentType: 'text/plain' }, 415, 'content type text/plain'],
       [
+        'text bytes labelled as audio',
+        { audio: Buffer.from('not audio at all, just words') },
+        415,
+        'not audio',
+      ],
+      ['an empty file', { audio: Buffer.alloc(0) }, 400, 'audio_file is empty'],
+      [
+        'a file over the limit',
+        { audio: Buffer.concat([sineWav(0.1), Buffer.alloc(1024 * 1024 + 10)]) },
+        413,
+        'larger than the limit of 1 MB',
+      ],
+    ])('refuses %s and leaves nothing behind', async (_name, overrides, status, message) => {
+      const session = `bad-${status}-${Math.random().toString(16).slice(2, 8)}`;
+      const response = await upload({ session_id: session, chunk_number: 0, ...overrides });
+      expect(response.statusCode).toBe(status);
+      expect(response.json().message).toContain(message);
+      expect(await sessionFiles(session)).toEqual([]);
+      expect(await incomingFiles()).toEqual([]);
+      const list = await t.app.inject({ method: 'GET', url: '/api/recordings/' });
+      expect(list.json().recordings.map((r: { session_id: string }) => r.session_id)).not.toContain(session);
+    });
+
+    it.each([
+      ['missing metadata', [], 'metadata is missing'],
+      ['metadata that is not JSON', [{ name: 'metadata', value: '{not json' }], 'metadata is not valid JSON'],
+      [
+        'metadata without a session',
+        [{ name: 'metadata', value: JSON.stringify({ chunk_number: 0, duration_seconds: 30 }) }],
+        'metadata.session_id',
+      ],
+      [
+        'a negative chunk number',
+        [
+          {
+            name: 'metadata',
+            value: JSON.stringify({ session_id: 's', chunk_number: -1, duration_seconds: 30 }),
+          },
+        ],
+        'metadata.chunk_number',
+      ],
+    ])('refuses %s with 400', async (_name, metadataFields, message) => {
+      const response = await rawUpload([
+        ...(metadataFields as Parameters<typeof multipart>[0]),
+        { name: 'audio_file', value: sineWav(0.5), filename: 'a.wav', contentType: 'audio/wav' },
+      ]);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toContain(message);
+      expect(await incomingFiles()).toEqual([]);
+    });
+
+    it('refuses a missing audio_file and a body that is not multipart', async () => {
+      const missing = await rawUpload([
         {
           name: 'metadata',
-          value: JSON.stringify({ session_id: 's', chunk_number: -1, duration_seconds: 30 }),
+          value: JSON.stringify({ session_id: 'x', chunk_number: 0, duration_seconds: 30 }),
         },
-      ],
-      'metadata.chunk_number',
-    ],
-  ])('refuses %s with 400', async (_name, metadataFields, message) => {
-    const response = await rawUpload([
-      ...(metadataFields as Parameters<typeof multipart>[0]),
-      { name: 'audio_file', value: sineWav(0.5), filename: 'a.wav', contentType: 'audio/wav' },
-    ]);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().message).toContain(message);
-    expect(await incomingFiles()).toEqual([]);
-  });
-
-  it('refuses a missing audio_file and a body that is not multipart', async () => {
-    const missing = await rawUpload([
-      { name: 'metadata', value: JSON.stringify({ session_id: 'x', chunk_number: 0, duration_seconds: 30 }) },
-    ]);
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().message).toContain('audio_file is missing');
-    const json = await t.app.inject({ method: 'POST', url: '/api/recordings/upload', payload: { a: 1 } });
-    expect(json.statusCode).toBe(415);
-    expect(json.json().message).toContain('multipart/form-data');
-  });
-
-  it('links a new recording to an event by id, or creates one by name', async () => {
-    const [event] = await t.deps.db
-      .insert(events)
-      .values({
-        name: 'Swing Fling',
-        startDate: '2026-11-20',
-        endDate: '2026-11-22',
-        timezone: 'Europe/Berlin',
-      })
-      .returning();
-    const byId = await upload({ session_id: 'ev-1', chunk_number: 0, event_id: event!.id });
-    expect(byId.json().recording).toMatchObject({ event_id: event!.id, event_name: 'Swing Fling' });
-    const unknown = await upload({ session_id: 'ev-2', chunk_number: 0, event_id: 999_999 });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe('Event 999999 was not found');
-    expect(await sessionFiles('ev-2')).toEqual([]);
-    const byName = await upload({
-      session_id: 'ev-3',
-      chunk_number: 0,
-      event_name: 'Tuesday Practice',
-      recorded_at: '2026-11-17T20:30:00Z',
+      ]);
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().message).toContain('audio_file is missing');
+      const json = await t.app.inject({ method: 'POST', url: '/api/recordings/upload', payload: { a: 1 } });
+      expect(json.statusCode).toBe(415);
+      expect(json.json().message).toContain('multipart/form-data');
     });
-    expect(byName.json().recording.event_name).toBe('Tuesday Practice');
-    const created = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/${byName.json().recording.event_id}`,
-    });
-    if (created.statusCode === 200)
-      expect(created.json()).toMatchObject({ start_date: '2026-11-17', is_festival: false });
-  });
-});
 
-describe('processing', () => {
-  it('says plainly that a recording without an event cannot store plays', async () => {
-    const { recording_id } = (await upload({ session_id: 'proc-1', chunk_number: 0 })).json();
-    const recording = await waitFor(async () => {
-      const r = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
-      return r.error_message ? r : undefined;
-    });
-    expect(recording.error_message).toContain('has no event');
-    expect(recording.processed).toBe(false);
-    expect(recording.songs_recognized).toBe(0);
-  });
-
-  it('queues a retry, and 404s an unknown recording', async () => {
-    const { recording_id } = (await upload({ session_id: 'proc-2', chunk_number: 0 })).json();
-    const retry = await t.app.inject({
-      method: 'POST',
-      url: `/api/tasks/recognition/process/${recording_id}`,
-    });
-    expect(retry.statusCode).toBe(202);
-    expect(retry.json()).toEqual({ message: 'Processing task queued', recording_id });
-    const missing = await t.app.inject({ method: 'POST', url: '/api/tasks/recognition/process/987654' });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('Recording 987654 was not found');
-  });
-});
-
-describe('reading and changing recordings', () => {
-  it('lists with filters, reads one, and 404s an unknown or invalid id', async () => {
-    await upload({
-      session_id: 'list-dev',
-      chunk_number: 0,
-      source: 'device',
-      recorded_at: '2020-01-01T21:00:00Z',
-    });
-    const all = (await t.app.inject({ method: 'GET', url: '/api/recordings/' })).json();
-    expect(all.total).toBe(all.recordings.length);
-    const browser = (
-      await t.app.inject({ method: 'GET', url: '/api/recordings/?source=web_browser' })
-    ).json();
-    expect(browser.recordings.every((r: { source: string }) => r.source === 'web_browser')).toBe(true);
-    const since = (
-      await t.app.inject({
+    it('links a new recording to an event by id, or creates one by name', async () => {
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({
+          name: 'Swing Fling',
+          startDate: '2026-11-20',
+          endDate: '2026-11-22',
+          timezone: 'Europe/Berlin',
+        })
+        .returning();
+      const byId = await upload({ session_id: 'ev-1', chunk_number: 0, event_id: event!.id });
+      expect(byId.json().recording).toMatchObject({ event_id: event!.id, event_name: 'Swing Fling' });
+      const unknown = await upload({ session_id: 'ev-2', chunk_number: 0, event_id: 999_999 });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toBe('Event 999999 was not found');
+      expect(await sessionFiles('ev-2')).toEqual([]);
+      const byName = await upload({
+        session_id: 'ev-3',
+        chunk_number: 0,
+        event_name: 'Tuesday Practice',
+        recorded_at: '2026-11-17T20:30:00Z',
+      });
+      expect(byName.json().recording.event_name).toBe('Tuesday Practice');
+      const created = await t.app.inject({
         method: 'GET',
-        url: `/api/recordings/?since=${encodeURIComponent('2021-01-01T00:00:00Z')}`,
-      })
-    ).json();
-    expect(since.recordings.map((r: { session_id: string }) => r.session_id)).not.toContain('list-dev');
-    const unprocessed = (
-      await t.app.inject({ method: 'GET', url: '/api/recordings/?unprocessed_only=true' })
-    ).json();
-    expect(unprocessed.recordings.every((r: { processed: boolean }) => !r.processed)).toBe(true);
-    const one = await t.app.inject({
-      method: 'GET',
-      url: `/api/recordings/${all.recordings[0].recording_id}`,
+        url: `/api/events/${byName.json().recording.event_id}`,
+      });
+      if (created.statusCode === 200)
+        expect(created.json()).toMatchObject({ start_date: '2026-11-17', is_festival: false });
     });
-    expect(one.json()).toEqual(all.recordings[0]);
-    expect((await t.app.inject({ method: 'GET', url: '/api/recordings/424242' })).statusCode).toBe(404);
-    const invalid = await t.app.inject({ method: 'GET', url: '/api/recordings/abc' });
-    expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().message).toContain('params.id');
-    const badFlag = await t.app.inject({ method: 'GET', url: '/api/recordings/?unprocessed_only=maybe' });
-    expect(badFlag.statusCode).toBe(400);
-    expect(badFlag.json().message).toContain('unprocessed_only');
   });
 
-  it('sums the stats summary', async () => {
-    const list = (await t.app.inject({ method: 'GET', url: '/api/recordings/?limit=1000' })).json();
-    const stats = (await t.app.inject({ method: 'GET', url: '/api/recordings/stats/summary' })).json();
-    const processed = list.recordings.filter((r: { processed: boolean }) => r.processed).length;
-    expect(stats.recordings).toEqual({ total: list.total, processed, unprocessed: list.total - processed });
-    const minutes = list.recordings.reduce(
-      (sum: number, r: { duration_minutes: number }) => sum + r.duration_minutes,
-      0,
-    );
-    expect(stats.duration.total_hours).toBeCloseTo(minutes / 60, 1);
-    expect(stats.recognition).toEqual({ total_songs_recognized: 0, average_per_recording: 0 });
+  describe('processing', () => {
+    it('says plainly that a recording without an event cannot store plays', async () => {
+      const { recording_id } = (await upload({ session_id: 'proc-1', chunk_number: 0 })).json();
+      const recording = await waitFor(async () => {
+        const r = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
+        return r.error_message ? r : undefined;
+      });
+      expect(recording.error_message).toContain('has no event');
+      expect(recording.processed).toBe(false);
+      expect(recording.songs_recognized).toBe(0);
+    });
+
+    it('queues a retry, and 404s an unknown recording', async () => {
+      const { recording_id } = (await upload({ session_id: 'proc-2', chunk_number: 0 })).json();
+      const retry = await t.app.inject({
+        method: 'POST',
+        url: `/api/tasks/recognition/process/${recording_id}`,
+      });
+      expect(retry.statusCode).toBe(202);
+      expect(retry.json()).toEqual({ message: 'Processing task queued', recording_id });
+      const missing = await t.app.inject({ method: 'POST', url: '/api/tasks/recognition/process/987654' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().message).toBe('Recording 987654 was not found');
+    });
   });
 
-  it('assigns an event', async () => {
-    const { recording_id } = (await upload({ session_id: 'assign-1', chunk_number: 0 })).json();
-    const [event] = await t.deps.db
-      .insert(events)
-      .values({ name: 'Assigned Night', startDate: '2026-10-01', endDate: '2026-10-01', timezone: 'UTC' })
-      .returning();
-    const ok = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/recordings/${recording_id}/event?event_id=${event!.id}`,
+  describe('reading and changing recordings', () => {
+    it('lists with filters, reads one, and 404s an unknown or invalid id', async () => {
+      await upload({
+        session_id: 'list-dev',
+        chunk_number: 0,
+        source: 'device',
+        recorded_at: '2020-01-01T21:00:00Z',
+      });
+      const all = (await t.app.inject({ method: 'GET', url: '/api/recordings/' })).json();
+      expect(all.total).toBe(all.recordings.length);
+      const browser = (
+        await t.app.inject({ method: 'GET', url: '/api/recordings/?source=web_browser' })
+      ).json();
+      expect(browser.recordings.every((r: { source: string }) => r.source === 'web_browser')).toBe(true);
+      const since = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/recordings/?since=${encodeURIComponent('2021-01-01T00:00:00Z')}`,
+        })
+      ).json();
+      expect(since.recordings.map((r: { session_id: string }) => r.session_id)).not.toContain('list-dev');
+      const unprocessed = (
+        await t.app.inject({ method: 'GET', url: '/api/recordings/?unprocessed_only=true' })
+      ).json();
+      expect(unprocessed.recordings.every((r: { processed: boolean }) => !r.processed)).toBe(true);
+      const one = await t.app.inject({
+        method: 'GET',
+        url: `/api/recordings/${all.recordings[0].recording_id}`,
+      });
+      expect(one.json()).toEqual(all.recordings[0]);
+      expect((await t.app.inject({ method: 'GET', url: '/api/recordings/424242' })).statusCode).toBe(404);
+      const invalid = await t.app.inject({ method: 'GET', url: '/api/recordings/abc' });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().message).toContain('params.id');
+      const badFlag = await t.app.inject({ method: 'GET', url: '/api/recordings/?unprocessed_only=maybe' });
+      expect(badFlag.statusCode).toBe(400);
+      expect(badFlag.json().message).toContain('unprocessed_only');
     });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ event_id: event!.id, event_name: 'Assigned Night' });
-    const noEvent = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/recordings/${recording_id}/event?event_id=777777`,
-    });
-    expect(noEvent.statusCode).toBe(404);
-    const noRecording = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/recordings/777777/event?event_id=${event!.id}`,
-    });
-    expect(noRecording.statusCode).toBe(404);
-    const missing = await t.app.inject({ method: 'PATCH', url: `/api/recordings/${recording_id}/event` });
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().message).toContain('event_id');
-  });
 
-  it('deletes a recording with its audio files and recognised plays', async () => {
-    await upload({ session_id: 'del-1', chunk_number: 0 });
-    const { recording_id } = (await upload({ session_id: 'del-1', chunk_number: 1 })).json();
-    expect(await sessionFiles('del-1')).toHaveLength(2);
-    const [event] = await t.deps.db
-      .insert(events)
-      .values({ name: 'Del Night', startDate: '2026-09-01', endDate: '2026-09-01', timezone: 'UTC' })
-      .returning();
-    const [song] = await t.deps.db
-      .insert(songs)
-      .values({ title: 'Heard', artist: 'Someone', searchKey: 'heard someone' })
-      .returning();
-    await t.deps.db.insert(plays).values({
-      songId: song!.id,
-      eventId: event!.id,
-      recordingId: recording_id,
-      startedAt: new Date('2026-09-01T21:00:00Z'),
-      source: 'recording',
-      confidence: 0.9,
+    it('sums the stats summary', async () => {
+      const list = (await t.app.inject({ method: 'GET', url: '/api/recordings/?limit=1000' })).json();
+      const stats = (await t.app.inject({ method: 'GET', url: '/api/recordings/stats/summary' })).json();
+      const processed = list.recordings.filter((r: { processed: boolean }) => r.processed).length;
+      expect(stats.recordings).toEqual({ total: list.total, processed, unprocessed: list.total - processed });
+      const minutes = list.recordings.reduce(
+        (sum: number, r: { duration_minutes: number }) => sum + r.duration_minutes,
+        0,
+      );
+      expect(stats.duration.total_hours).toBeCloseTo(minutes / 60, 1);
+      expect(stats.recognition).toEqual({ total_songs_recognized: 0, average_per_recording: 0 });
     });
-    const before = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
-    expect(before.recognized_songs).toEqual([
-      {
-        song_id: song!.id,
-        title: 'Heard',
-        artist: 'Someone',
-        timestamp: '2026-09-01T21:00:00.000Z',
-        ended_at: null,
+
+    it('assigns an event', async () => {
+      const { recording_id } = (await upload({ session_id: 'assign-1', chunk_number: 0 })).json();
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({ name: 'Assigned Night', startDate: '2026-10-01', endDate: '2026-10-01', timezone: 'UTC' })
+        .returning();
+      const ok = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/recordings/${recording_id}/event?event_id=${event!.id}`,
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ event_id: event!.id, event_name: 'Assigned Night' });
+      const noEvent = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/recordings/${recording_id}/event?event_id=777777`,
+      });
+      expect(noEvent.statusCode).toBe(404);
+      const noRecording = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/recordings/777777/event?event_id=${event!.id}`,
+      });
+      expect(noRecording.statusCode).toBe(404);
+      const missing = await t.app.inject({ method: 'PATCH', url: `/api/recordings/${recording_id}/event` });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().message).toContain('event_id');
+    });
+
+    it('deletes a recording with its audio files and recognised plays, and nothing else', async () => {
+      const other = await upload({ session_id: 'del-other', chunk_number: 0, audio: sineWav(1, 350) });
+      await upload({ session_id: 'del-1', chunk_number: 0 });
+      const { recording_id } = (await upload({ session_id: 'del-1', chunk_number: 1 })).json();
+      expect(await sessionFiles('del-1')).toHaveLength(2);
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({ name: 'Del Night', startDate: '2026-09-01', endDate: '2026-09-01', timezone: 'UTC' })
+        .returning();
+      const [song] = await t.deps.db
+        .insert(songs)
+        .values({ title: 'Heard', artist: 'Someone', searchKey: 'heard someone' })
+        .returning();
+      await t.deps.db.insert(plays).values({
+        songId: song!.id,
+        eventId: event!.id,
+        recordingId: recording_id,
+        startedAt: new Date('2026-09-01T21:00:00Z'),
+        source: 'recording',
         confidence: 0.9,
-      },
-    ]);
-    expect(before.songs_recognized).toBe(1);
-    const response = await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` });
-    expect(response.statusCode).toBe(200);
-    await expect(fs.stat(path.join(t.deps.config.recordingsDir, String(recording_id)))).rejects.toThrow();
-    expect((await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).statusCode).toBe(
-      404,
-    );
-    const remaining = await t.deps.pool.query('select count(*)::int as n from plays where song_id = $1', [
-      song!.id,
-    ]);
-    expect(remaining.rows[0].n).toBe(0);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` })).statusCode,
-    ).toBe(404);
-  });
-});
-
-describe('live socket', () => {
-  it('greets, answers ping with pong, reports bad messages, and relays chunk and status messages', async () => {
-    const received: { type: string; data: Record<string, unknown> }[] = [];
-    const ws = await t.app.injectWS(
-      '/api/ws/recordings/live-1',
-      { headers: { host: 'localhost', authorization: `Bearer ${t.tokens.viewer}` } },
-      { onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))) },
-    );
-    const next = (type: string) => waitFor(async () => received.find((m) => m.type === type), 10_000);
-    expect((await next('connected')).data).toEqual({ session_id: 'live-1' });
-    ws.send(JSON.stringify({ type: 'ping', timestamp: 1234 }));
-    expect((await next('pong')).data).toEqual({ timestamp: 1234 });
-    ws.send('not json');
-    expect((await next('error')).data.message).toBe('Messages must be JSON');
-    const { recording_id } = (await upload({ session_id: 'live-1', chunk_number: 0 })).json();
-    expect((await next('chunk_uploaded')).data).toMatchObject({
-      recording_id,
-      chunk_number: 0,
-      chunk_count: 1,
+      });
+      const before = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
+      expect(before.recognized_songs).toEqual([
+        {
+          song_id: song!.id,
+          title: 'Heard',
+          artist: 'Someone',
+          timestamp: '2026-09-01T21:00:00.000Z',
+          ended_at: null,
+          confidence: 0.9,
+        },
+      ]);
+      expect(before.songs_recognized).toBe(1);
+      const response = await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` });
+      expect(response.statusCode).toBe(200);
+      expect(await t.recordingFiles(recording_id)).toEqual([]);
+      expect(await t.recordingFiles(other.json().recording_id)).toHaveLength(1);
+      expect((await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).statusCode).toBe(
+        404,
+      );
+      const remaining = await t.deps.pool.query('select count(*)::int as n from plays where song_id = $1', [
+        song!.id,
+      ]);
+      expect(remaining.rows[0].n).toBe(0);
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` })).statusCode,
+      ).toBe(404);
     });
-    expect((await next('status')).data).toMatchObject({ recording_id, state: 'uploaded' });
-    const failed = await waitFor(async () =>
-      received.find((m) => m.type === 'status' && m.data.state === 'failed'),
-    );
-    expect(failed.data.message).toContain('has no event');
-    ws.terminate();
+  });
+
+  describe('live socket', () => {
+    it('greets, answers ping with pong, reports bad messages, and relays chunk and status messages', async () => {
+      const received: { type: string; data: Record<string, unknown> }[] = [];
+      const ws = await t.app.injectWS(
+        '/api/ws/recordings/live-1',
+        { headers: { host: 'localhost', authorization: `Bearer ${t.tokens.viewer}` } },
+        { onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))) },
+      );
+      const next = (type: string) => waitFor(async () => received.find((m) => m.type === type), 10_000);
+      expect((await next('connected')).data).toEqual({ session_id: 'live-1' });
+      ws.send(JSON.stringify({ type: 'ping', timestamp: 1234 }));
+      expect((await next('pong')).data).toEqual({ timestamp: 1234 });
+      ws.send('not json');
+      expect((await next('error')).data.message).toBe('Messages must be JSON');
+      const { recording_id } = (await upload({ session_id: 'live-1', chunk_number: 0 })).json();
+      expect((await next('chunk_uploaded')).data).toMatchObject({
+        recording_id,
+        chunk_number: 0,
+        chunk_count: 1,
+      });
+      expect((await next('status')).data).toMatchObject({ recording_id, state: 'uploaded' });
+      const failed = await waitFor(async () =>
+        received.find((m) => m.type === 'status' && m.data.state === 'failed'),
+      );
+      expect(failed.data.message).toContain('has no event');
+      ws.terminate();
+    });
   });
 });

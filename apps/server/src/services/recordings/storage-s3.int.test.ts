@@ -1,8 +1,11 @@
 /**
  * Recordings and playlists in S3-compatible object storage (WCS_STORAGE=s3://...), through the
- * app, against a local S3 server speaking the protocol (test/fakes/s3-server.ts): the same upload,
- * recognition and deletion checks as the folder backend, the start's recovery over objects, and
- * the playlists' files. Nothing of a recording is left on this machine's disk.
+ * app, against a local S3 server speaking the protocol (test/fakes/s3-server.ts): what is
+ * particular to objects (their keys, the requests made, a store that refuses, an object gone, the
+ * start's recovery over objects, the playlists' files). The upload, recognition and deletion tests
+ * of the folder backend run on this one too (recordings.int.test.ts and
+ * recognition/recognition.int.test.ts, through test/storage-backends.ts). Nothing of a recording
+ * is left on this machine's disk.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
