@@ -534,7 +534,9 @@ export async function openLab({ log = () => {} } = {}) {
         );
       return { port, url: `http://127.0.0.1:${port}`, start, proc: start() };
     });
-    await Promise.all(servers.map((server) => waitHealthy(server.url, server.proc.name, server.proc)));
+    await Promise.all(
+      servers.map((server) => waitHealthy(server.url, server.proc.name, server.proc, 180_000)),
+    );
     const proxyPort = await freePort();
     const cfg = path.join(work, `${name}-haproxy.cfg`);
     fs.writeFileSync(cfg, haproxyConfig(proxyPort, ports));
@@ -627,7 +629,8 @@ export async function killTest(lab, audio, options = {}) {
           log(`kill -9 ${victim.proc.name} (pid ${pid}) during chunk ${n}; restarting it`);
           await sleep(1000);
           victim.proc = victim.start();
-          await waitHealthy(victim.url, victim.proc.name, victim.proc);
+          // A start on a machine this busy may take a minute or more.
+          await waitHealthy(victim.url, victim.proc.name, victim.proc, 180_000);
         })();
       }
       const outcome = await uploadWithRetries(url, token, session, n, audio.chunks[n], eventId, attempts);
