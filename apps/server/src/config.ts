@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { API_VERSION } from './version.js';
 
 /** The file `wcs demo seed` leaves in a demo data folder (its login page then names the demo account). */
 export const DEMO_MARKER_FILE = 'demo-seed.json';
@@ -129,6 +130,8 @@ export interface Config {
   acrcloud: { host: string; accessKey: string; accessSecret: string } | null;
   /** AudD identification (AUDD_API_TOKEN; AUDD_URL, default https://api.audd.io/); null without a token. */
   audd: { apiToken: string; url: string } | null;
+  /** Metadata lookups (MusicBrainz, iTunes, Spotify), see MetadataSettings. */
+  metadata: MetadataSettings;
   /** Worker threads that analyse songs (WCS_ANALYSIS_WORKERS, default 1, at most 16). */
   analysisWorkers: number;
   /**
@@ -162,6 +165,56 @@ export interface Config {
    * (WCS_RATE_LIMIT_PER_MINUTE, default 20).
    */
   expensiveCallsPerMinute: number;
+}
+
+/**
+ * Where song metadata is looked up (docs/api.md, "Song metadata"). WCS_METADATA_LOOKUP: `auto`
+ * (default: songs without a file are looked up in the background, any song on demand), `manual`
+ * (on demand only) or `off` (never asks a service).
+ */
+export interface MetadataSettings {
+  mode: 'auto' | 'manual' | 'off';
+  /**
+   * MUSICBRAINZ_URL (default https://musicbrainz.org/ws/2/); the User-Agent names the application
+   * and, with WCS_MUSICBRAINZ_CONTACT (an e-mail or URL), who to reach, as MusicBrainz asks.
+   */
+  musicbrainz: { url: string; userAgent: string };
+  /** ITUNES_URL (default https://itunes.apple.com/) and ITUNES_COUNTRY (store, default us). */
+  itunes: { url: string; country: string };
+  /**
+   * Spotify's Web API with SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET (both, or null);
+   * SPOTIFY_ACCOUNTS_URL and SPOTIFY_API_URL for another endpoint.
+   */
+  spotify: { clientId: string; clientSecret: string; accountsUrl: string; apiUrl: string } | null;
+}
+
+function metadataFrom(env: NodeJS.ProcessEnv): MetadataSettings {
+  const mode = (env.WCS_METADATA_LOOKUP?.trim() || 'auto').toLowerCase();
+  if (mode !== 'auto' && mode !== 'manual' && mode !== 'off') {
+    throw new Error(`WCS_METADATA_LOOKUP must be auto, manual or off, got "${env.WCS_METADATA_LOOKUP}"`);
+  }
+  const contact = env.WCS_MUSICBRAINZ_CONTACT?.trim();
+  const country = (env.ITUNES_COUNTRY?.trim() || 'us').toLowerCase();
+  if (!/^[a-z]{2}$/.test(country)) throw new Error(`ITUNES_COUNTRY must be two letters, got "${country}"`);
+  const clientId = env.SPOTIFY_CLIENT_ID?.trim();
+  const clientSecret = env.SPOTIFY_CLIENT_SECRET?.trim();
+  return {
+    mode,
+    musicbrainz: {
+      url: urlFrom(env, 'MUSICBRAINZ_URL', 'https://musicbrainz.org/ws/2/'),
+      userAgent: `WCS-DJ-Library/${API_VERSION}${contact ? ` ( ${contact} )` : ''}`,
+    },
+    itunes: { url: urlFrom(env, 'ITUNES_URL', 'https://itunes.apple.com/'), country },
+    spotify:
+      clientId && clientSecret
+        ? {
+            clientId,
+            clientSecret,
+            accountsUrl: urlFrom(env, 'SPOTIFY_ACCOUNTS_URL', 'https://accounts.spotify.com/'),
+            apiUrl: urlFrom(env, 'SPOTIFY_API_URL', 'https://api.spotify.com/'),
+          }
+        : null,
+  };
 }
 
 export type ConfigOverrides = Partial<
@@ -348,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     audd: env.AUDD_API_TOKEN
       ? { apiToken: env.AUDD_API_TOKEN, url: urlFrom(env, 'AUDD_URL', 'https://api.audd.io/') }
       : null,
+    metadata: metadataFrom(env),
     analysisWorkers: intFrom(env, 'WCS_ANALYSIS_WORKERS', 1, 1, 16),
     requestTimeoutMs: numberFrom(env, 'WCS_REQUEST_TIMEOUT_SECONDS', 300, 1, 86_400) * 1000,
     chunkJobExpireSeconds: intFrom(env, 'WCS_CHUNK_JOB_EXPIRE_SECONDS', 300, 1, 43_200),
