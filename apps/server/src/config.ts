@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { API_VERSION } from './version.js';
 
 /** The file `wcs demo seed` leaves in a demo data folder (its login page then names the demo account). */
 export const DEMO_MARKER_FILE = 'demo-seed.json';
@@ -178,7 +177,7 @@ export interface MetadataSettings {
    * MUSICBRAINZ_URL (default https://musicbrainz.org/ws/2/); the User-Agent names the application
    * and, with WCS_MUSICBRAINZ_CONTACT (an e-mail or URL), who to reach, as MusicBrainz asks.
    */
-  musicbrainz: { url: string; userAgent: string };
+  musicbrainz: { url: string; contact: string | null };
   /** ITUNES_URL (default https://itunes.apple.com/) and ITUNES_COUNTRY (store, default us). */
   itunes: { url: string; country: string };
   /**
@@ -202,7 +201,7 @@ function metadataFrom(env: NodeJS.ProcessEnv): MetadataSettings {
     mode,
     musicbrainz: {
       url: urlFrom(env, 'MUSICBRAINZ_URL', 'https://musicbrainz.org/ws/2/'),
-      userAgent: `WCS-DJ-Library/${API_VERSION}${contact ? ` ( ${contact} )` : ''}`,
+      contact: contact || null,
     },
     itunes: { url: urlFrom(env, 'ITUNES_URL', 'https://itunes.apple.com/'), country },
     spotify:

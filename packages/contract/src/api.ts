@@ -61,6 +61,7 @@ import {
   TopSong,
 } from './entities.js';
 import { InteropExportParams, InteropExportQuery, InteropPathRequest, InteropResult } from './interop.js';
+import { MetadataLookupRequest, MetadataLookupResult, MetadataProviders, SongMetadata } from './metadata.js';
 
 /**
  * Every HTTP call of the product, relative to the base path /api. The server registers its
@@ -406,6 +407,35 @@ export const api = {
     params: IdParams,
     response: MessageResponse,
     summary: 'Delete a song and its plays (the audio file on disk is left alone)',
+  },
+  getSongMetadata: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/songs/:id/metadata',
+    params: IdParams,
+    response: SongMetadata,
+    summary: 'What each metadata service last said about a song (MusicBrainz, iTunes, Spotify), with its age',
+  },
+  lookupSongMetadata: {
+    access: 'dj',
+    isExpensive: true,
+    method: 'POST',
+    path: '/songs/:id/metadata/lookup',
+    params: IdParams,
+    // Optional: the button sends no body.
+    body: MetadataLookupRequest.nullish(),
+    response: MetadataLookupResult,
+    extraErrors: [409],
+    summary:
+      'Look a song up in the metadata services now and fill its empty values (never a value a DJ edited or the analyser computed)',
+  },
+  metadataProviders: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/metadata/providers',
+    response: MetadataProviders,
+    summary:
+      'Which metadata services are configured (Spotify needs SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET)',
   },
   listSongPlays: {
     access: 'viewer',

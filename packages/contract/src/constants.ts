@@ -116,3 +116,39 @@ export function roleAllows(role: Role, needed: Role): boolean {
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * Where a song's value came from (Song.sources): its file's tags, our analyser, a DJ's edit, a DJ
+ * program's import, a cloud recogniser, a metadata service, or the demo generator.
+ */
+export const SONG_VALUE_SOURCES = [
+  'tags',
+  'analyser',
+  'dj',
+  'dj_software',
+  'acrcloud',
+  'audd',
+  'musicbrainz',
+  'itunes',
+  'spotify',
+  'demo',
+] as const;
+export type SongValueSource = (typeof SONG_VALUE_SOURCES)[number];
+export const SONG_VALUE_SOURCE_LABELS: Record<SongValueSource, string> = {
+  tags: 'File tags',
+  analyser: 'Analyser',
+  dj: 'DJ',
+  dj_software: 'DJ software',
+  acrcloud: 'ACRCloud',
+  audd: 'AudD',
+  musicbrainz: 'MusicBrainz',
+  itunes: 'iTunes',
+  spotify: 'Spotify',
+  demo: 'Demo data',
+};
+
+/** The metadata services a song can be looked up in, in the order their answers are trusted. */
+export const METADATA_PROVIDERS = ['musicbrainz', 'itunes', 'spotify'] as const;
+export type MetadataProviderName = (typeof METADATA_PROVIDERS)[number];
+/** A lookup younger than this is answered from the cache unless the DJ forces a new one. */
+export const METADATA_CACHE_DAYS = 30;

@@ -8,6 +8,7 @@ import {
   REVIEW_ACTIONS,
   REVIEWED_ACTIONS,
   SETTINGS_RANGES,
+  SONG_VALUE_SOURCES,
   TIME_WINDOWS,
 } from './constants.js';
 
@@ -117,6 +118,15 @@ export const Song = z.object({
   /** Percentile rank of recent exposure, 0-100. */
   overplay_score: z.number(),
   play_count: z.number().int(),
+  isrc: z.string().nullable(),
+  /** Cover art and a 30 s preview from a metadata lookup (iTunes). */
+  artwork_url: z.string().nullable(),
+  preview_url: z.string().nullable(),
+  /**
+   * Where each value came from, by field name (`{ "bpm": "analyser", "genre": "itunes" }`); a
+   * field missing here has no recorded source (SONG_VALUE_SOURCES).
+   */
+  sources: z.record(z.string(), z.enum(SONG_VALUE_SOURCES)),
 });
 export type Song = z.infer<typeof Song>;
 
@@ -407,7 +417,14 @@ export const SongPerformance = z.object({
 export const SpotifyPopularity = z.object({
   data: z.object({
     current_popularity: z.number().nullable(),
-    history: z.array(z.object({ fetched_at: Timestamp, popularity: z.number() })),
+    /** Where the current value came from: spotify, demo (invented by the demo generator) or dj. */
+    current_source: z.enum(SONG_VALUE_SOURCES).nullable(),
+    /** SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET are set: values can come from Spotify. */
+    spotify_configured: z.boolean(),
+    /** Readings, oldest first; `source` demo marks the demo generator's invented ones. */
+    history: z.array(
+      z.object({ fetched_at: Timestamp, popularity: z.number(), source: z.enum(['spotify', 'demo']) }),
+    ),
   }),
 });
 

@@ -5,4 +5,5 @@ export * from './constants.js';
 export * from './entities.js';
 export * from './interop.js';
 export * from './jobs.js';
+export * from './metadata.js';
 export * from './ws.js';

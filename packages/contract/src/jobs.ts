@@ -13,6 +13,8 @@ export const JobPayloads = {
   'song.fingerprint': z.object({ song_id: z.number().int() }),
   /** Analyse a song's file: BPM, key, energy, danceability, valence (on import, or when outdated). */
   'song.analyze': z.object({ song_id: z.number().int(), reason: z.enum(['import', 'outdated', 'manual']) }),
+  /** Look a song up in the metadata services (a new song without a file, or on demand). */
+  'song.lookup-metadata': z.object({ song_id: z.number().int(), reason: z.enum(['new_song', 'manual']) }),
   /** Recompute overplay scores and download priorities (debounced after plays or settings change). */
   'scores.recompute': z.object({ reason: z.string() }),
   /** Put download candidates into the queue when downloads are enabled. */

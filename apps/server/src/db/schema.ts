@@ -143,6 +143,16 @@ export const songs = pgTable(
     fingerprintError: text('fingerprint_error'),
     /** Identifiers of a cloud recogniser that named this song (e.g. { acrcloud: "...", isrc: "..." }). */
     externalIds: jsonb('external_ids'),
+    /** International Standard Recording Code, from a recogniser or a metadata lookup. */
+    isrc: text('isrc'),
+    /** Cover art and a short preview from a metadata lookup (iTunes), shown in the song modal. */
+    artworkUrl: text('artwork_url'),
+    previewUrl: text('preview_url'),
+    /**
+     * Where each value came from, by the contract's field name: { "bpm": "analyser", "genre":
+     * "itunes", ... } (contract SONG_VALUE_SOURCES). Every writer of a value writes its source.
+     */
+    fieldSources: jsonb('field_sources').$type<Record<string, string>>().notNull().default({}),
     /** Percentile rank of exposure (0-100), kept current by the scores job. */
     overplayScore: real('overplay_score').notNull().default(0),
     exposure: doublePrecision('exposure').notNull().default(0),
@@ -199,10 +209,39 @@ export const spotifyPopularityHistory = pgTable(
       .references(() => songs.id, { onDelete: 'cascade' }),
     fetchedAt: tz('fetched_at').notNull(),
     popularity: smallint('popularity').notNull(),
+    /** spotify: read from Spotify's Web API; demo: invented by the demo generator. */
+    source: text('source').notNull().default('spotify'),
   },
   (t) => [
     check('popularity_history_range', sql`${t.popularity} between 0 and 100`),
+    check('popularity_history_source', sql`${t.source} in ('spotify', 'demo')`),
     index('popularity_history_song_idx').on(t.songId, t.fetchedAt),
+  ],
+);
+
+/**
+ * The last answer of each metadata service about a song (a cache with its age): what it found, or
+ * that it found nothing, or the error it gave. A lookup younger than the cache's age is not asked
+ * again unless the DJ forces it; an error keeps the last result found.
+ */
+export const songMetadataLookups = pgTable(
+  'song_metadata_lookups',
+  {
+    songId: integer('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    status: text('status').notNull(),
+    /** The match (providers/metadata/metadata-provider.ts MetadataMatch), null when none was found. */
+    result: jsonb('result'),
+    error: text('error'),
+    /** When the service was last asked. */
+    fetchedAt: tz('fetched_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.songId, t.provider] }),
+    check('metadata_lookup_provider', sql`${t.provider} in ('musicbrainz', 'itunes', 'spotify')`),
+    check('metadata_lookup_status', sql`${t.status} in ('found', 'not_found', 'error')`),
   ],
 );
 

@@ -15,6 +15,7 @@ import {
   spotifyPopularityHistory,
 } from '../db/schema.js';
 import { enqueueDownloadCandidates } from '../services/downloads.js';
+import { sourcesOf } from '../services/metadata/sources.js';
 import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { type NewPlay, recordPlays } from '../services/plays.js';
 import { recomputeScores } from '../services/scores.js';
@@ -165,6 +166,24 @@ export function songRows(
         : null,
       filePath: file?.path ?? null,
       filePresent: file !== undefined,
+      // Every value of a demo song is invented, popularity included: none of it is Spotify's.
+      fieldSources: sourcesOf(
+        {
+          title: song.title,
+          artist: song.artist,
+          album: song.album,
+          genre: song.genre,
+          release_date: song.releaseDate,
+          bpm: song.bpm,
+          key: song.key,
+          energy_level: song.energy,
+          danceability: song.danceability,
+          valence: song.valence,
+          spotify_popularity: song.spotifyPopularity,
+          duration_ms: song.durationMs,
+        },
+        'demo',
+      ),
       contentHash: file?.sha256 ?? null,
       fileSizeBytes: file?.sizeBytes ?? null,
     };
@@ -313,6 +332,7 @@ export async function seedDemoData(
     songId: songIds[reading.song]!,
     fetchedAt: new Date(reading.fetchedAtMs),
     popularity: reading.popularity,
+    source: 'demo',
   }));
   await insertInBatches(readings, 5000, async (batch) => {
     await db.insert(spotifyPopularityHistory).values(batch);

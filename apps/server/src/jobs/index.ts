@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.js';
 import { registerAnalyzeSongJob } from './analyze-song.js';
 import { enqueueDownloadsJob } from './enqueue-downloads.js';
 import { registerFingerprintSongJob } from './fingerprint-song.js';
+import { lookupMetadataJob } from './lookup-metadata.js';
 import { processRecordingJob } from './process-recording.js';
 import { recomputeScoresJob } from './recompute-scores.js';
 import { regeneratePlaylistsJob } from './regenerate-playlists.js';
@@ -13,6 +14,7 @@ export async function registerJobHandlers(deps: AppDeps): Promise<void> {
   await deps.jobs.work('scores.recompute', (data) => recomputeScoresJob(deps, data));
   await deps.jobs.work('downloads.enqueue', () => enqueueDownloadsJob(deps));
   await deps.jobs.work('playlists.regenerate', () => regeneratePlaylistsJob(deps));
+  await deps.jobs.work('song.lookup-metadata', (data) => lookupMetadataJob(deps, data));
   await deps.jobs.work('scraper.scrape', (data) => scrapeEventsJob(deps, data));
   await registerAnalyzeSongJob(deps);
   await registerFingerprintSongJob(deps);

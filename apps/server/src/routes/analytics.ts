@@ -38,5 +38,11 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, 'analytics', api.overplayTrend, async ({ params }) => getOverplayTrend(db, params.id));
   route(app, 'analytics', api.freshSongsPool, async ({ query }) => getFreshSongsPool(db, query));
   route(app, 'analytics', api.songPerformance, async ({ params }) => getSongPerformance(db, params.id));
-  route(app, 'analytics', api.spotifyPopularity, async ({ params }) => getSpotifyPopularity(db, params.id));
+  route(app, 'analytics', api.spotifyPopularity, async ({ params }) =>
+    getSpotifyPopularity(
+      db,
+      params.id,
+      deps.config.metadata.mode !== 'off' && deps.config.metadata.spotify !== null,
+    ),
+  );
 }

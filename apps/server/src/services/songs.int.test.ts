@@ -100,6 +100,10 @@ describe('GET /api/songs/:id', () => {
       file_path: '/music/halo.mp3',
       overplay_score: 62.5,
       play_count: 2,
+      isrc: null,
+      artwork_url: null,
+      preview_url: null,
+      sources: {},
     });
   });
 
@@ -126,6 +130,10 @@ describe('GET /api/songs/:id', () => {
       file_path: null,
       overplay_score: 0,
       play_count: 0,
+      isrc: null,
+      artwork_url: null,
+      preview_url: null,
+      sources: {},
     });
   });
 
@@ -393,7 +401,14 @@ describe('PUT /api/songs/:id', () => {
     const before = (await get(`/api/songs/${song.id}`)).json();
     const response = await put(song.id, { genre: 'Contemporary', energy_level: 640, key: 'F# minor' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ...before, genre: 'Contemporary', energy_level: 640, key: 'F# minor' });
+    // What the DJ set is recorded as the DJ's.
+    expect(response.json()).toEqual({
+      ...before,
+      genre: 'Contemporary',
+      energy_level: 640,
+      key: 'F# minor',
+      sources: { ...before.sources, genre: 'dj', energy_level: 'dj', key: 'dj' },
+    });
     expect((await get(`/api/songs/${song.id}`)).json()).toEqual(response.json());
   });
 

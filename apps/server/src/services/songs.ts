@@ -6,6 +6,7 @@ import type { JobQueue } from '../deps.js';
 import { foldText, songSearchKey } from '../text.js';
 import { ageCategory, ageCutoffs, localDate } from './age.js';
 import { notFound } from './errors.js';
+import { replaceSources } from './metadata/sources.js';
 import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 export type SongRow = typeof songs.$inferSelect;
@@ -55,6 +56,10 @@ export function toSong(row: SongRow, playCount: number, today: string = localDat
     file_path: row.filePath,
     overplay_score: row.overplayScore,
     play_count: playCount,
+    isrc: row.isrc,
+    artwork_url: row.artworkUrl,
+    preview_url: row.previewUrl,
+    sources: (row.fieldSources ?? {}) as Song['sources'],
   };
 }
 
@@ -130,6 +135,12 @@ export async function updateSong(
     if (!current) throw notFound('Song', id);
     const title = update.title ?? current.title;
     const artist = update.artist ?? current.artist;
+    // What the DJ sets is the DJ's; what the DJ clears has no source any more.
+    const given = Object.entries(update).filter(([, value]) => value !== undefined);
+    const set = Object.fromEntries(
+      given.filter(([, value]) => value !== null && value !== '').map(([field]) => [field, 'dj' as const]),
+    );
+    const cleared = given.filter(([, value]) => value === null || value === '').map(([field]) => field);
     await tx
       .update(songs)
       .set({
@@ -145,6 +156,7 @@ export async function updateSong(
         valence: update.valence,
         spotifyPopularity: update.spotify_popularity,
         searchKey: songSearchKey(title, artist),
+        fieldSources: replaceSources(set, cleared),
         updatedAt: new Date(),
       })
       .where(eq(songs.id, id));

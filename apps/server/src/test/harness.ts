@@ -90,7 +90,8 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     undo.push(() => fs.rm(dataDir, { recursive: true, force: true }));
     // No weekly scrape of the real calendar from a test app, unless a test asks for one.
     const config = loadConfig(
-      { WCS_SCRAPER_SCHEDULE: 'off', ...options.env },
+      // No metadata services asked either (a test that wants them points them at local fakes).
+      { WCS_SCRAPER_SCHEDULE: 'off', WCS_METADATA_LOOKUP: 'off', ...options.env },
       { databaseUrl: database.url, dataDir, logLevel: 'silent' },
     );
     await fs.mkdir(config.recordingsDir, { recursive: true });

@@ -6,6 +6,7 @@ import { events } from '../../db/schema.js';
 import type { JobQueue } from '../../deps.js';
 import { badRequest, notFound } from '../errors.js';
 import { serverTimeZone } from '../events.js';
+import { queueMetadataLookups } from '../metadata/lookup.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import { applyHistory, describeSessions, planHistory } from './history-import.js';
 import { applyMatches, matchTracks } from './matching.js';
@@ -20,7 +21,7 @@ import { formatName, type ImportSource, readServerPath, readSettingsOf, readUplo
 
 export interface InteropDeps {
   db: Db;
-  config: Pick<Config, 'libraryRoots' | 'maxUploadBytes'>;
+  config: Pick<Config, 'libraryRoots' | 'maxUploadBytes'> & Partial<Pick<Config, 'metadata'>>;
   /** Where the score recompute is asked for after an import; without it the caller asks. */
   jobs?: Pick<JobQueue, 'send'>;
 }
@@ -119,6 +120,14 @@ export async function runInterop(
   const { matches, history, filled, written } = outcome;
   const changed = written.plays + matches.newSongs.length + filled.bpmFilled + filled.keyFilled > 0;
   if (changed && deps.jobs) await scheduleScoreRecompute(deps.jobs, 'DJ software import');
+  // The new songs have no file: their metadata is looked up in the background.
+  const newSongIds = matches.matches.filter((match) => match.newSong !== undefined && match.songId !== null);
+  if (deps.config.metadata && newSongIds.length > 0) {
+    await queueMetadataLookups(
+      { config: { metadata: deps.config.metadata }, jobs: deps.jobs },
+      newSongIds.map((match) => match.songId!),
+    );
+  }
   return describe(source, matches, history, {
     dryRun,
     bpmFilled: filled.bpmFilled,

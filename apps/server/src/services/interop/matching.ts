@@ -7,6 +7,7 @@ import { traktorKeyIndex } from '../../providers/dj-software/keys.js';
 import { songSearchKey } from '../../text.js';
 import { mapGenre } from '../library/genre-map.js';
 import { sha256OfFile, UNKNOWN_ARTIST } from '../library/library-import.js';
+import { sourcesOf } from '../metadata/sources.js';
 import { libraryFileChecker, mapLocation } from './path-mapping.js';
 import { songNameKey, splitArtistFromTitle } from './song-names.js';
 import type { SourceTrack } from './source.js';
@@ -266,6 +267,18 @@ export async function applyMatches(
           musicalKey: song.musicalKey,
           durationMs: song.durationMs,
           searchKey: songSearchKey(song.title, song.artist),
+          fieldSources: sourcesOf(
+            {
+              title: song.title,
+              artist: song.artist,
+              album: song.album,
+              genre: song.genre,
+              bpm: song.bpm,
+              key: song.musicalKey,
+              duration_ms: song.durationMs,
+            },
+            'dj_software',
+          ),
         })),
       )
       .returning({ id: songs.id });
@@ -284,12 +297,14 @@ export async function applyMatches(
     .map(([id, fill]) => ({ id, key: fill.musicalKey }));
   // "is null" in the statement itself: an analysis that finished meanwhile keeps its value.
   const bpmFilled = bpmRows.length
-    ? await tx.execute(sql`update songs s set bpm = v.bpm, updated_at = now()
+    ? await tx.execute(sql`update songs s set bpm = v.bpm, updated_at = now(),
+          field_sources = s.field_sources || '{"bpm":"dj_software"}'::jsonb
         from json_to_recordset(${JSON.stringify(bpmRows)}::json) as v(id integer, bpm real)
         where s.id = v.id and s.bpm is null`)
     : { rowCount: 0 };
   const keyFilled = keyRows.length
-    ? await tx.execute(sql`update songs s set key = v.key, updated_at = now()
+    ? await tx.execute(sql`update songs s set key = v.key, updated_at = now(),
+          field_sources = s.field_sources || '{"key":"dj_software"}'::jsonb
         from json_to_recordset(${JSON.stringify(keyRows)}::json) as v(id integer, key text)
         where s.id = v.id and s.key is null`)
     : { rowCount: 0 };

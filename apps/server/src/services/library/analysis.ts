@@ -20,6 +20,7 @@ import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
 import type { Db } from '../../db/client.js';
 import { DEMO_VERSION_PREFIX, songs } from '../../db/schema.js';
 import type { JobQueue } from '../../deps.js';
+import { mergeSources, sourcesOf } from '../metadata/sources.js';
 import { sendCoalesced } from '../recompute-schedule.js';
 import type { SongImportedHook } from './library-import.js';
 
@@ -72,6 +73,17 @@ export function toStoredAnalysis(result: AnalysisTaskResult['analysis']): Stored
     valence: toScale1000(result.valence),
     features,
     analysisVersion: result.analysis_version,
+  };
+}
+
+/** The analysed values of a stored analysis under their contract names, for Song.sources. */
+function storedValues(stored: StoredAnalysis): Record<string, unknown> {
+  return {
+    bpm: stored.bpm,
+    key: stored.musicalKey,
+    energy_level: stored.energyLevel,
+    danceability: stored.danceability,
+    valence: stored.valence,
   };
 }
 
@@ -174,6 +186,7 @@ export async function analyseSong(
     .update(songs)
     .set({
       ...stored,
+      fieldSources: mergeSources(sourcesOf(storedValues(stored), 'analyser')),
       analyzedAt: new Date(),
       analysisDurationMs: Math.max(0, Math.round(result.elapsedMs)),
       analysisError: null,

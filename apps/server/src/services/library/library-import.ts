@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import { songs } from '../../db/schema.js';
 import { songSearchKey } from '../../text.js';
 import { conflict } from '../errors.js';
+import { mergeSources, sourcesOf } from '../metadata/sources.js';
 import { mapGenre } from './genre-map.js';
 import { listAudioFiles, resolveExistingFolder } from './library-folders.js';
 import { type AudioFileTags, readAudioFileTags, UnusableFile } from './library-tags.js';
@@ -210,6 +211,19 @@ async function importFile(db: Db, file: string): Promise<FileOutcome> {
         genre: genre ?? byPath.genre,
         releaseDate: tags.releaseDate ?? byPath.releaseDate,
         searchKey: songSearchKey(title, artist),
+        fieldSources: mergeSources(
+          sourcesOf(
+            {
+              title: tags.title,
+              artist: tags.artist,
+              album: tags.album,
+              genre,
+              release_date: tags.releaseDate,
+              duration_ms: tags.durationMs,
+            },
+            'tags',
+          ),
+        ),
       })
       .where(eq(songs.id, byPath.id));
     return {
@@ -228,6 +242,18 @@ async function importFile(db: Db, file: string): Promise<FileOutcome> {
           album: fileless.album ?? tags.album,
           genre: fileless.genre ?? genre,
           releaseDate: fileless.releaseDate ?? tags.releaseDate,
+          // Only what the tags filled; the song's own values keep their sources.
+          fieldSources: mergeSources(
+            sourcesOf(
+              {
+                album: fileless.album === null ? tags.album : null,
+                genre: fileless.genre === null ? genre : null,
+                release_date: fileless.releaseDate === null ? tags.releaseDate : null,
+                duration_ms: tags.durationMs,
+              },
+              'tags',
+            ),
+          ),
         })
         .where(eq(songs.id, fileless.id));
       return {
@@ -249,6 +275,17 @@ async function importFile(db: Db, file: string): Promise<FileOutcome> {
       genre,
       releaseDate: tags.releaseDate,
       searchKey: songSearchKey(title, artist),
+      fieldSources: sourcesOf(
+        {
+          title,
+          artist,
+          album: tags.album,
+          genre,
+          release_date: tags.releaseDate,
+          duration_ms: tags.durationMs,
+        },
+        'tags',
+      ),
     })
     .returning({ id: songs.id });
   return {

@@ -9,6 +9,7 @@ import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../../audio/fingerpr
 import type { recordingChunks } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
+import { queueMetadataLookups } from '../metadata/lookup.js';
 import {
   CLOUD_CLIP_SECONDS,
   CLOUD_MIN_STRETCH_SECONDS,
@@ -189,7 +190,10 @@ export async function recognizeChunk(
       const outcome = await identifyClip(cloud, clip);
       errors.push(...outcome.errors);
       if (!outcome.match) continue;
-      const songId = await songForMatch(deps.db, outcome.match);
+      // A song the library lacks: looked up in the metadata services in the background.
+      const songId = await songForMatch(deps.db, outcome.match, (created) =>
+        queueMetadataLookups(deps, [created]),
+      );
       const next = mergeDetections(merged.plays, [
         { songId, startMs, endMs, confidence: outcome.match.score, recognizer: outcome.match.provider },
       ]);

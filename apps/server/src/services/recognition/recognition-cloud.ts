@@ -17,6 +17,7 @@ import {
 import { songSearchKey } from '../../text.js';
 import { mapGenre } from '../library/genre-map.js';
 import { releaseDateFromTags } from '../library/library-tags.js';
+import { sourcesOf } from '../metadata/sources.js';
 
 /** A stretch shorter than this is a transition or a pause, not a song worth a request. */
 export const CLOUD_MIN_STRETCH_SECONDS = 20;
@@ -84,14 +85,19 @@ export async function identifyClip(
  * the same folded title and artist, else a new song without a file. Its external ids are added.
  * One transaction with an advisory lock on the name, so two jobs never create it twice.
  */
-export async function songForMatch(db: Db, match: CloudMatch): Promise<number> {
+export async function songForMatch(
+  db: Db,
+  match: CloudMatch,
+  onCreated?: (songId: number) => Promise<void>,
+): Promise<number> {
   const searchKey = songSearchKey(match.title, match.artist);
   const ids: Record<string, string> = {};
   if (match.isrc) ids.isrc = match.isrc.toUpperCase();
   if (match.providerId) ids[match.provider] = match.providerId;
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wcs-song:${searchKey}`}))`);
-    const found = await tx.execute<{ id: number }>(sql`
+  return db
+    .transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wcs-song:${searchKey}`}))`);
+      const found = await tx.execute<{ id: number }>(sql`
       select id from ${songs}
       where (${ids.isrc ?? null}::text is not null and upper(external_ids->>'isrc') = ${ids.isrc ?? null})
          or (${match.providerId}::text is not null and external_ids->>${match.provider} = ${match.providerId})
@@ -101,26 +107,46 @@ export async function songForMatch(db: Db, match: CloudMatch): Promise<number> {
         (external_ids->>${match.provider} = ${match.providerId}) desc nulls last,
         file_present desc, id
       limit 1`);
-    const existing = found.rows[0];
-    if (existing) {
-      await tx.execute(sql`
-        update ${songs} set external_ids = coalesce(external_ids, '{}'::jsonb) || ${JSON.stringify(ids)}::jsonb
+      const existing = found.rows[0];
+      if (existing) {
+        await tx.execute(sql`
+        update ${songs} set external_ids = coalesce(external_ids, '{}'::jsonb) || ${JSON.stringify(ids)}::jsonb,
+          isrc = coalesce(isrc, ${ids.isrc ?? null}::text)
         where id = ${existing.id}`);
-      return Number(existing.id);
-    }
-    const [created] = await tx
-      .insert(songs)
-      .values({
-        title: match.title,
-        artist: match.artist,
-        album: match.album,
-        genre: mapGenre(match.genres),
-        releaseDate: releaseDateFromTags(match.releaseDate ?? undefined, undefined),
-        searchKey,
-        externalIds: ids,
-        filePresent: false,
-      })
-      .returning({ id: songs.id });
-    return created!.id;
-  });
+        return { id: Number(existing.id), created: false };
+      }
+      const genre = mapGenre(match.genres);
+      const releaseDate = releaseDateFromTags(match.releaseDate ?? undefined, undefined);
+      const [created] = await tx
+        .insert(songs)
+        .values({
+          title: match.title,
+          artist: match.artist,
+          album: match.album,
+          genre,
+          releaseDate,
+          searchKey,
+          externalIds: ids,
+          isrc: ids.isrc ?? null,
+          fieldSources: sourcesOf(
+            {
+              title: match.title,
+              artist: match.artist,
+              album: match.album,
+              genre,
+              release_date: releaseDate,
+              isrc: ids.isrc,
+            },
+            match.provider,
+          ),
+          filePresent: false,
+        })
+        .returning({ id: songs.id });
+      return { id: created!.id, created: true };
+    })
+    .then(async (outcome) => {
+      // After the commit: a job sent inside the transaction could run before the song exists.
+      if (outcome.created && onCreated) await onCreated(outcome.id);
+      return outcome.id;
+    });
 }

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { StatTile } from '../../components/stat-tile';
+import { StoreLinks } from '../../components/store-links';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/session';
@@ -225,6 +226,7 @@ function QueueEntry({
           {entry.completed_at && <span>Completed {formatDateTime(entry.completed_at)}</span>}
         </p>
         {entry.last_error && <p className="text-error text-sm">Last error: {entry.last_error}</p>}
+        <StoreLinks artist={entry.artist} title={entry.title} />
       </div>
       {onRetry && entry.status === 'failed' && (
         <button

@@ -6,6 +6,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import type { Song } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
 import { NO_FILTERS, type SongFilters, songListQuery } from './lib/song-filters';
 
@@ -71,5 +72,51 @@ export function useAnalyzeOutdated() {
   return useMutation({
     mutationFn: () => apiCall('analyzeOutdated', {}),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['analysis'] }),
+  });
+}
+
+/** GET /metadata/providers: which metadata services the server is configured for (rarely changes). */
+export function useMetadataProviders() {
+  return useQuery({
+    queryKey: ['metadata', 'providers'],
+    queryFn: ({ signal }) => apiCall('metadataProviders', {}, { signal }),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** GET /songs/{id}: the song as stored now (the list's copy is the starting value). */
+export function useSong(song: Song) {
+  return useQuery({
+    queryKey: ['songs', 'detail', song.song_id],
+    queryFn: ({ signal }) => apiCall('getSong', { params: { id: song.song_id } }, { signal }),
+    initialData: song,
+    staleTime: 30_000,
+  });
+}
+
+/** GET /songs/{id}/metadata: what each metadata service last said about the song. */
+export function useSongMetadata(songId: number) {
+  return useQuery({
+    queryKey: ['songs', 'metadata', songId],
+    queryFn: ({ signal }) => apiCall('getSongMetadata', { params: { id: songId } }, { signal }),
+  });
+}
+
+/** POST /songs/{id}/metadata/lookup: asks the services now and fills the song's empty values. */
+export function useLookupSongMetadata(songId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (force: boolean) =>
+      apiCall('lookupSongMetadata', { params: { id: songId }, body: { force } }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(['songs', 'detail', songId], result.song);
+      queryClient.setQueryData(['songs', 'metadata', songId], {
+        song_id: result.song_id,
+        mode: result.mode,
+        lookups: result.lookups,
+      });
+      void queryClient.invalidateQueries({ queryKey: ['songs', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: ['analytics', 'spotify-popularity', songId] });
+    },
   });
 }

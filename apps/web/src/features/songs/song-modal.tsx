@@ -9,13 +9,16 @@ import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { Modal } from '../../components/modal';
 import { StatTile } from '../../components/stat-tile';
+import { StoreLinks } from '../../components/store-links';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { formatBpm, formatScale1000 } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
 import { overplayTone, playsPerEvent } from './lib/overplay-tone';
+import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
 import { analysisStatus } from './lib/song-filters';
-import { useSongPerformance, useSpotifyPopularity } from './queries';
+import { useMetadataProviders, useSong, useSongPerformance, useSpotifyPopularity } from './queries';
+import { SongMetadataSection } from './song-metadata';
 
 export interface SongModalProps {
   song: Song | null;
@@ -31,12 +34,17 @@ export function SongModal({ song, onClose }: SongModalProps) {
   );
 }
 
-function SongDetails({ song }: { song: Song }) {
+function SongDetails({ song: listed }: { song: Song }) {
+  // The stored song: a metadata lookup in this modal changes it.
+  const song = useSong(listed).data ?? listed;
   const performance = useSongPerformance(song.song_id);
   const popularity = useSpotifyPopularity(song.song_id);
+  const spotifyConfigured = useMetadataProviders().data?.spotify_configured;
   const stats = performance.data;
   const trend = stats?.monthly_trend ?? [];
   const history = popularity.data?.data.history ?? [];
+  const shownPopularity = popularityDisplay(song, spotifyConfigured);
+  const demoHistory = history.some((point) => point.source === 'demo');
 
   return (
     <>
@@ -44,12 +52,17 @@ function SongDetails({ song }: { song: Song }) {
         <p className="mr-2 text-base-content/80">{song.artist}</p>
         <Badge tone="info">{song.age_category ? song.age_category.toUpperCase() : 'Unknown'}</Badge>
         <Badge tone={overplayTone(song.overplay_score)}>Overplay {Math.round(song.overplay_score)}%</Badge>
-        <Badge tone="accent" isOutline>
-          Spotify {song.spotify_popularity ?? '—'}
+        <Badge tone="accent" isOutline title={shownPopularity.description}>
+          {shownPopularity.kind === 'spotify'
+            ? `Spotify ${shownPopularity.text}`
+            : `Popularity ${shownPopularity.text}`}
         </Badge>
       </div>
+      <StoreLinks artist={song.artist} title={song.title} />
 
       <AudioAnalysis song={song} />
+
+      <SongMetadataSection song={song} spotifyConfigured={spotifyConfigured} />
 
       {performance.isPending ? (
         <Loading label="Loading play statistics..." />
@@ -87,12 +100,20 @@ function SongDetails({ song }: { song: Song }) {
 
       <ChartCard
         title="Spotify Popularity Over Time"
-        description="Popularity from 0 to 100"
+        description={
+          demoHistory
+            ? 'Popularity from 0 to 100. Demo data: invented by the demo generator, not read from Spotify'
+            : 'Popularity from 0 to 100'
+        }
         isLoading={popularity.isPending}
         error={popularity.error}
         onRetry={() => popularity.refetch()}
         isEmpty={history.length === 0}
-        emptyText="No Spotify popularity data available"
+        emptyText={
+          popularity.data?.data.spotify_configured === false
+            ? SPOTIFY_NOT_CONFIGURED
+            : 'No Spotify popularity data available'
+        }
       >
         <LineSeriesChart
           data={history.map((point) => ({

@@ -14,6 +14,7 @@ import { useCan } from '../../lib/session';
 import { AnalysisStatusCard } from './analysis-status';
 import { formatBpm } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
+import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
 import {
   analysisStatus,
   energyBand,
@@ -22,7 +23,7 @@ import {
   NO_FILTERS,
   type SongFilters,
 } from './lib/song-filters';
-import { useSongs } from './queries';
+import { useMetadataProviders, useSongs } from './queries';
 
 /** The modal carries the charts (Recharts): loaded on the first click on a song, not with the list. */
 const SongModal = lazy(async () => ({ default: (await import('./song-modal')).SongModal }));
@@ -112,6 +113,7 @@ export function SongsPage() {
   const canImport = useCan('importInterop');
 
   const songs = useSongs(filters, page);
+  const spotifyConfigured = useMetadataProviders().data?.spotify_configured;
   const loaded = listItems(songs.data);
   const total = songs.data?.total ?? 0;
   const visible = useMemo(() => filterLoadedSongs(loaded, filters, search), [loaded, filters, search]);
@@ -215,7 +217,14 @@ export function SongsPage() {
               />
             </div>
           ) : (
-            <SongsTable songs={visible} onSelect={setSelectedSong} />
+            <>
+              {spotifyConfigured === false && (
+                <p className="text-base-content/70 text-sm" role="note">
+                  {SPOTIFY_NOT_CONFIGURED}. Values marked (demo) were invented by the demo generator.
+                </p>
+              )}
+              <SongsTable songs={visible} onSelect={setSelectedSong} spotifyConfigured={spotifyConfigured} />
+            </>
           )}
           {pageCount > 1 && (
             <Pagination
@@ -277,7 +286,15 @@ function percent(value: number | null): string {
   return value === null ? '—' : `${Math.round(value / 10)}%`;
 }
 
-function SongsTable({ songs, onSelect }: { songs: Song[]; onSelect: (song: Song) => void }) {
+function SongsTable({
+  songs,
+  onSelect,
+  spotifyConfigured,
+}: {
+  songs: Song[];
+  onSelect: (song: Song) => void;
+  spotifyConfigured: boolean | undefined;
+}) {
   return (
     <div className="overflow-x-auto rounded-box bg-base-100 shadow">
       <table className="table-zebra table table-sm">
@@ -299,7 +316,12 @@ function SongsTable({ songs, onSelect }: { songs: Song[]; onSelect: (song: Song)
         </thead>
         <tbody>
           {songs.map((song) => (
-            <SongRow key={song.song_id} song={song} onSelect={onSelect} />
+            <SongRow
+              key={song.song_id}
+              song={song}
+              onSelect={onSelect}
+              spotifyConfigured={spotifyConfigured}
+            />
           ))}
         </tbody>
       </table>
@@ -307,7 +329,16 @@ function SongsTable({ songs, onSelect }: { songs: Song[]; onSelect: (song: Song)
   );
 }
 
-function SongRow({ song, onSelect }: { song: Song; onSelect: (song: Song) => void }) {
+function SongRow({
+  song,
+  onSelect,
+  spotifyConfigured,
+}: {
+  song: Song;
+  onSelect: (song: Song) => void;
+  spotifyConfigured: boolean | undefined;
+}) {
+  const popularity = popularityDisplay(song, spotifyConfigured);
   const band = energyBand(song.energy_level);
   const EnergyIcon = band ? ENERGY_ICONS[band] : null;
   const status = analysisStatus(song);
@@ -340,7 +371,13 @@ function SongRow({ song, onSelect }: { song: Song; onSelect: (song: Song) => voi
         </span>
       </td>
       <td>{percent(song.danceability)}</td>
-      <td>{song.spotify_popularity ?? '—'}</td>
+      <td className="whitespace-nowrap" title={popularity.description}>
+        {popularity.kind === 'spotify' || popularity.text === '—' ? (
+          popularity.text
+        ) : (
+          <span className="text-base-content/70 text-xs">{popularity.text}</span>
+        )}
+      </td>
       <td>{formatDuration(song.duration_ms)}</td>
       <td>
         {status === 'analyzed' ? (

@@ -32,6 +32,10 @@ function song(overrides: Partial<Song>): Song {
     file_path: '/music/a.mp3',
     overplay_score: 10,
     play_count: 3,
+    isrc: null,
+    artwork_url: null,
+    preview_url: null,
+    sources: {},
     ...overrides,
   };
 }
