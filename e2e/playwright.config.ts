@@ -9,6 +9,7 @@ import {
   demoURL,
   FRESH_ADMIN,
   FRESH_STATE,
+  metadataFakeURL,
   port,
   repoRoot,
 } from './servers.js';
@@ -63,6 +64,12 @@ function server(dataDir: string, serverPort: number, command: string) {
       WCS_PLAYLISTS_DIR: path.join(dataDir, 'playlists'),
       WCS_LIBRARY_ROOTS: path.join(dataDir, 'library'),
       WCS_SCRAPER_SCHEDULE: 'off',
+      // Metadata only on demand, from the local stand-in (servers.ts); Spotify stays unconfigured.
+      WCS_METADATA_LOOKUP: 'manual',
+      MUSICBRAINZ_URL: `${metadataFakeURL}/ws/2/`,
+      ITUNES_URL: metadataFakeURL,
+      SPOTIFY_CLIENT_ID: '',
+      SPOTIFY_CLIENT_SECRET: '',
       // E2E_WEB_DIST: a private build, so a parallel `vite build` cannot swap the files mid-run.
       WCS_WEB_DIST: process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist'),
       LOG_LEVEL: 'warn',

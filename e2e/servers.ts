@@ -17,6 +17,13 @@ export const demoPort = port + 1;
 /** The demo server: the data of `wcs demo seed`, with its own account demo / demo. */
 export const demoURL = `http://127.0.0.1:${demoPort}`;
 
+/**
+ * Where the servers look song metadata up: a local stand-in for MusicBrainz and the iTunes Search
+ * API that song-metadata.spec.ts starts on this port, so no run ever asks the real services.
+ */
+export const metadataFakePort = port + 2;
+export const metadataFakeURL = `http://127.0.0.1:${metadataFakePort}`;
+
 export const FRESH_ADMIN = { name: 'e2e-admin', password: 'e2e-admin-password' } as const;
 export const DEMO_ACCOUNT = { name: 'demo', password: 'demo' } as const;
 
