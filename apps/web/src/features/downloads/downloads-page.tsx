@@ -226,7 +226,7 @@ function QueueEntry({
           {entry.completed_at && <span>Completed {formatDateTime(entry.completed_at)}</span>}
         </p>
         {entry.last_error && <p className="text-error text-sm">Last error: {entry.last_error}</p>}
-        <StoreLinks artist={entry.artist} title={entry.title} />
+        <StoreLinks artist={entry.artist} title={entry.title} collapsed />
       </div>
       {onRetry && entry.status === 'failed' && (
         <button
