@@ -18,7 +18,7 @@
 // Everything it starts is stopped and removed on exit, failures included.
 //   node scripts/bench/processes.mjs [--processes 1,2,3] [--seconds 30] [--uploaders 8]
 //                                    [--chunks 20] [--recognition-wait 480] [--expire 300]
-//                                    [--only kill|throughput]
+//                                    [--kill-holder] [--only kill|throughput]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +47,8 @@ const uploaders = Number(option('--uploaders', 8)) || 8;
 const sessionChunks = Number(option('--chunks', 20)) || 20;
 const only = option('--only', '');
 const expire = option('--expire', '');
+// The second kill is of the process holding the live socket (which then reconnects to another).
+const killHolder = process.argv.includes('--kill-holder');
 // A recognition job that was running in a killed process stays active until the queue expires it
 // (WCS_CHUNK_JOB_EXPIRE_SECONDS, 300 s, found by maintenance every 120 s): up to about 420 s.
 const recognitionWait = Number(option('--recognition-wait', 480)) || 480;
@@ -87,6 +89,7 @@ async function runKillTest(audio) {
   );
   const result = await killTest(lab, audio, {
     recognitionWaitSeconds: recognitionWait,
+    killHolder,
     env: expire ? { WCS_CHUNK_JOB_EXPIRE_SECONDS: String(expire) } : {},
     log,
   });

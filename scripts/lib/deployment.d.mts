@@ -61,7 +61,7 @@ export interface Check {
 export interface KillTestResult {
   checks: Check[];
   ok: boolean;
-  kills: { chunk: number; name: string; pid: number; activeJobs: number }[];
+  kills: { chunk: number; name: string; pid: number; activeJobs: number; holder: boolean }[];
   failedAttempts: { chunk: number; attempt: number; status: number; error?: string; server?: string }[];
   retriedAcks: { chunk: number; server: string; created: boolean }[];
   byServer: Record<string, number>;
@@ -78,6 +78,7 @@ export declare function killTest(
   options?: {
     processes?: number;
     killAt?: number[];
+    killHolder?: boolean;
     recognitionWaitSeconds?: number;
     env?: Record<string, string>;
     name?: string;

@@ -306,7 +306,11 @@ function liveSocket(url, token, session) {
     });
     socket.on('message', (raw) => {
       try {
-        state.messages.push({ ...JSON.parse(raw.toString()), via: state.servers.at(-1) });
+        state.messages.push({
+          ...JSON.parse(raw.toString()),
+          via: state.servers.at(-1),
+          connection: state.connections,
+        });
       } catch {}
     });
     socket.on('error', () => {});
@@ -323,6 +327,9 @@ function liveSocket(url, token, session) {
       await sleep(50);
     }
   };
+  /** Whether the server greeted connection number `k` (1 is the first). */
+  state.greetedOn = (k) =>
+    state.messages.some((message) => message.type === 'connected' && message.connection === k);
   state.close = () => {
     state.closed = true;
     state.socket?.close();
@@ -577,16 +584,19 @@ export async function openLab({ log = () => {} } = {}) {
 /**
  * Three (`processes`) processes behind haproxy; a browser-shaped client holds the live socket and
  * uploads `audio.chunks` as one session through the proxy while a process other than the socket's
- * is killed with `kill -9` (and restarted) at each fraction of `killAt` of the session; failed
- * uploads are retried as the recorder does. Then waits up to `recognitionWaitSeconds` for the
- * recording to be recognised. Returns the checks (every acknowledged chunk stored exactly once,
- * recognised completely with no chunk failed for a missing file, every library song found, a
- * live message for every chunk whichever process took it) and what happened, for a report.
+ * is killed with `kill -9` (and restarted) at each fraction of `killAt` of the session; with
+ * `killHolder`, the last kill is of the process holding the socket, which reconnects through the
+ * proxy to another one before the next chunk. Failed uploads are retried as the recorder does.
+ * Then waits up to `recognitionWaitSeconds` for the recording to be recognised. Returns the checks
+ * (every acknowledged chunk stored exactly once, recognised completely with no chunk failed for a
+ * missing file, every library song found, a live message for every chunk whichever process took
+ * it and whichever holds the socket) and what happened, for a report.
  */
 export async function killTest(lab, audio, options = {}) {
   const {
     processes = 3,
     killAt = [0.3, 0.65],
+    killHolder = false,
     recognitionWaitSeconds = 480,
     env = {},
     name = 'wcs_kill',
@@ -602,15 +612,20 @@ export async function killTest(lab, audio, options = {}) {
     const holder = socket.servers[0];
     log(`live socket held by ${holder}`);
     const victims = servers.filter((server) => server.proc.name !== holder);
+    const holderServer = servers.find((server) => server.proc.name === holder);
     const killPlan = new Map(
       killAt.map((fraction, i) => [
         Math.max(1, Math.min(sessionChunks - 1, Math.floor(sessionChunks * fraction))),
-        victims[i % victims.length],
+        killHolder && i === killAt.length - 1 ? holderServer : victims[i % victims.length],
       ]),
     );
     const attempts = [];
     const acknowledged = new Map();
     const kills = [];
+    /** Chunks uploaded while the socket was down (its process killed): their messages may be gone. */
+    const socketDownFor = new Set();
+    /** The chunk from which the socket is on its second connection, when its holder was killed. */
+    let reconnectedFrom = null;
     for (let n = 0; n < sessionChunks; n += 1) {
       const victim = killPlan.get(n);
       let killing;
@@ -618,6 +633,8 @@ export async function killTest(lab, audio, options = {}) {
         // Mid-request: the kill lands while this chunk's upload (and recognitions) are under way.
         killing = (async () => {
           await sleep(40);
+          const isHolder = victim === holderServer;
+          const connectionsBefore = socket.connections;
           const pid = victim.proc.child.pid;
           process.kill(pid, 'SIGKILL');
           await victim.proc.exited;
@@ -625,8 +642,21 @@ export async function killTest(lab, audio, options = {}) {
             databaseUrl,
             `select count(*) filter (where state = 'active')::int as active from pgboss.job where name = 'recording.process'`,
           );
-          kills.push({ chunk: n, name: victim.proc.name, pid, activeJobs: jobs.active });
-          log(`kill -9 ${victim.proc.name} (pid ${pid}) during chunk ${n}; restarting it`);
+          kills.push({ chunk: n, name: victim.proc.name, pid, activeJobs: jobs.active, holder: isHolder });
+          log(
+            `kill -9 ${victim.proc.name} (pid ${pid}${isHolder ? ", the live socket's" : ''}) during chunk ${n}; restarting it`,
+          );
+          if (isHolder) {
+            socketDownFor.add(n);
+            // The browser reconnects; the next chunk is uploaded once the socket is back.
+            const deadline = Date.now() + 60_000;
+            while (socket.connections === connectionsBefore || !socket.greetedOn(socket.connections)) {
+              if (Date.now() > deadline) throw new Error('the live socket did not reconnect within 60 s');
+              await sleep(50);
+            }
+            reconnectedFrom = n + 1;
+            log(`live socket reconnected to ${socket.servers.at(-1)}`);
+          }
           await sleep(1000);
           victim.proc = victim.start();
           // A start on a machine this busy may take a minute or more.
@@ -665,12 +695,19 @@ export async function killTest(lab, audio, options = {}) {
       'select count(*)::int as plays, count(distinct song_id)::int as songs from plays where recording_id = $1',
       [recording.id],
     );
-    const announced = new Set(
-      socket.messages
-        .filter((message) => message.type === 'chunk_uploaded')
-        .map((message) => message.data.chunk_number),
+    const chunkMessages = socket.messages.filter((message) => message.type === 'chunk_uploaded');
+    const announced = new Set(chunkMessages.map((message) => message.data.chunk_number));
+    const createdAck = [...acknowledged]
+      .filter(([n, outcome]) => outcome.body.created && !socketDownFor.has(n))
+      .map(([n]) => n);
+    // Messages the socket got from an upload that another process than its own served.
+    const crossed = chunkMessages.filter(
+      (message) => acknowledged.get(message.data.chunk_number)?.server !== message.via,
     );
-    const createdAck = [...acknowledged].filter(([, outcome]) => outcome.body.created).map(([n]) => n);
+    const afterReconnect =
+      reconnectedFrom === null
+        ? []
+        : [...acknowledged.keys()].filter((n) => n >= reconnectedFrom && createdAck.includes(n));
     const byServer = {};
     for (const [, outcome] of acknowledged) byServer[outcome.server] = (byServer[outcome.server] ?? 0) + 1;
     const byType = {};
@@ -726,14 +763,29 @@ export async function killTest(lab, audio, options = {}) {
       {
         name: 'a chunk_uploaded message on the socket for every chunk stored by an upload the client saw',
         ok: createdAck.every((n) => announced.has(n)),
-        detail: `${announced.size} chunk_uploaded of ${sessionChunks} chunks (${createdAck.length} acknowledged as created)`,
+        detail:
+          `${announced.size} chunk_uploaded of ${sessionChunks} chunks (${createdAck.length} acknowledged as created` +
+          `${socketDownFor.size ? `, chunk ${[...socketDownFor].join(', ')} uploaded while the socket's process was down left out` : ''})`,
       },
       {
         name: 'live messages from uploads served by other processes than the socket holder',
-        ok: [...acknowledged].some(([n, outcome]) => outcome.server !== holder && announced.has(n)),
-        detail: `socket on ${holder}`,
+        ok: crossed.length > 0,
+        detail: `${crossed.length} of ${chunkMessages.length} chunk_uploaded came from another process's upload; socket on ${socket.servers.join(', then ')}`,
       },
     ];
+    if (reconnectedFrom !== null)
+      checks.push({
+        name: 'after its process was killed, the socket reconnected to another process and got every later chunk from there',
+        ok:
+          socket.servers.length >= 2 &&
+          socket.servers[1] !== holder &&
+          afterReconnect.every((n) =>
+            chunkMessages.some(
+              (message) => message.data.chunk_number === n && message.via === socket.servers.at(-1),
+            ),
+          ),
+        detail: `reconnected to ${socket.servers[1] ?? 'nothing'}; chunks ${afterReconnect.join(', ') || 'none'} after it`,
+      });
     return {
       checks,
       ok: checks.every((check) => check.ok),
