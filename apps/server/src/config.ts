@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parse as parseShellWords } from 'shell-quote';
 
 /** The file `wcs demo seed` leaves in a demo data folder (its login page then names the demo account). */
 export const DEMO_MARKER_FILE = 'demo-seed.json';
@@ -98,11 +99,27 @@ export interface Config {
   /** Fastify log level (LOG_LEVEL, default info; "silent" in tests). */
   logLevel: string;
   /**
-   * Read-only setting shown in Settings (WCS_MAX_DOWNLOADS_PER_DAY, default 50): the most downloads
-   * the download worker may start in one calendar day (server time). No worker exists yet, so
-   * nothing applies it today; queueing is not capped, only starting.
+   * Read-only setting shown in Settings (WCS_MAX_DOWNLOADS_PER_DAY, default 50): the most provider
+   * tries the download worker may start in one calendar day (server time), all providers together;
+   * each provider has its own daily cap in Settings too. Queueing is not capped, only starting.
    */
   maxDownloadsPerDay: number;
+  /**
+   * The inbox folder (WCS_INBOX_DIR, default <data>/inbox): audio files dropped there are imported
+   * and matched to the download queue (services/downloads/inbox.ts).
+   */
+  inboxDir: string;
+  /**
+   * Where acquired files are kept (WCS_ACQUIRED_DIR, default <first library root>/acquired); it
+   * must lie inside a library root, so the library import sees them as any other song's file.
+   */
+  acquiredDir: string;
+  /**
+   * The external download command (WCS_DOWNLOAD_COMMAND): a program and its arguments with
+   * {artist}, {title}, {isrc} and {out} placeholders, split like a shell would split it but run
+   * without one; null when not set (services/downloads/command.ts).
+   */
+  downloadCommand: string[] | null;
   /** Read-only setting shown in Settings (WCS_TOR_ENABLED, default false). */
   torEnabled: boolean;
   /** The events calendar the scraper reads (WCS_SCRAPER_URL, default the WSDC event list). */
@@ -300,6 +317,56 @@ function libraryRootsFrom(env: NodeJS.ProcessEnv, dataDir: string): string[] {
   return [...new Set(roots.map((root) => path.resolve(root)))];
 }
 
+/** WCS_ACQUIRED_DIR: an absolute folder inside one of the library roots. */
+function acquiredDirFrom(env: NodeJS.ProcessEnv, roots: readonly string[]): string {
+  const raw = env.WCS_ACQUIRED_DIR?.trim();
+  if (!raw) return path.join(roots[0]!, 'acquired');
+  if (!path.isAbsolute(raw)) throw new Error(`WCS_ACQUIRED_DIR must be an absolute folder, got "${raw}"`);
+  const folder = path.resolve(raw);
+  const inside = roots.some((root) => {
+    const relative = path.relative(root, folder);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  });
+  if (!inside) {
+    throw new Error(
+      `WCS_ACQUIRED_DIR must lie inside one of the library roots (${roots.join(', ')}), got "${raw}"`,
+    );
+  }
+  return folder;
+}
+
+/** The placeholders WCS_DOWNLOAD_COMMAND may use; each is replaced inside its own argument. */
+export const DOWNLOAD_COMMAND_PLACEHOLDERS = ['{artist}', '{title}', '{isrc}', '{out}'] as const;
+
+/**
+ * WCS_DOWNLOAD_COMMAND split into a program and its arguments (shell-quote's parser: quotes and
+ * backslashes as a shell reads them). Pipes, redirections, `;`, `&&`, globs and `$VARIABLES` are
+ * refused: the command runs without a shell, so they would not mean what they seem to.
+ */
+function downloadCommandFrom(env: NodeJS.ProcessEnv): string[] | null {
+  const raw = env.WCS_DOWNLOAD_COMMAND?.trim();
+  if (!raw) return null;
+  const words = parseShellWords(raw, (name) => {
+    throw new Error(
+      `WCS_DOWNLOAD_COMMAND must not use shell variables ($${name}); it runs without a shell. Use {artist}, {title}, {isrc} and {out}`,
+    );
+  });
+  const argv: string[] = [];
+  for (const word of words) {
+    if (typeof word !== 'string') {
+      throw new Error(
+        `WCS_DOWNLOAD_COMMAND runs without a shell: pipes, redirections, ";", "&&" and globs are not allowed (found ${JSON.stringify(word)}); put them in a script and name the script`,
+      );
+    }
+    argv.push(word);
+  }
+  if (argv.length === 0) return null;
+  if (!argv.some((arg) => arg.includes('{out}'))) {
+    throw new Error('WCS_DOWNLOAD_COMMAND must pass {out}, the folder the command writes its file into');
+  }
+  return argv;
+}
+
 function urlFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
@@ -383,6 +450,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     webDistDir: path.resolve(env.WCS_WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     maxDownloadsPerDay: intFrom(env, 'WCS_MAX_DOWNLOADS_PER_DAY', 50, 0, 100000),
+    inboxDir: path.resolve(env.WCS_INBOX_DIR?.trim() || path.join(dataDir, 'inbox')),
+    acquiredDir: acquiredDirFrom(env, libraryRootsFrom(env, dataDir)),
+    downloadCommand: downloadCommandFrom(env),
     torEnabled: boolFrom(env, 'WCS_TOR_ENABLED', false),
     scraperUrl: urlFrom(env, 'WCS_SCRAPER_URL', WSDC_CALENDAR_URL),
     scraperSchedule: scheduleFrom(env, 'WCS_SCRAPER_SCHEDULE', '0 4 * * 1'),

@@ -212,7 +212,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
 
     const deps: AppDeps = { config, db, pool, jobs, live, storage };
     // Workers and schedules only where jobs run; elsewhere uploads and buttons only queue them.
-    if (runsJobs) await registerJobHandlers(deps);
+    if (runsJobs) {
+      const stopWatching = await registerJobHandlers(deps, log);
+      cleanups.add('the inbox watcher', stopWatching);
+    }
     const where = database.embedded
       ? `embedded PostgreSQL in ${path.join(config.dataDir, 'pg')}`
       : 'PostgreSQL from DATABASE_URL';

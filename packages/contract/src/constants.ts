@@ -56,6 +56,21 @@ export type DownloadStatus = (typeof DOWNLOAD_STATUSES)[number];
 /** Priority colouring in the queue: at or above error, at or above warning. */
 export const DOWNLOAD_PRIORITY_COLOURS = { error: 200, warning: 100 } as const;
 export const DOWNLOAD_PREVIEW_TOP = 20;
+/** The download providers (docs/operations.md, "Downloads"): a folder the DJ drops bought files into, and the DJ's own command. */
+export const DOWNLOAD_PROVIDER_NAMES = ['inbox', 'command'] as const;
+export type DownloadProviderName = (typeof DOWNLOAD_PROVIDER_NAMES)[number];
+/** How a provider's try or an inbox file ended. */
+export const DOWNLOAD_ATTEMPT_OUTCOMES = [
+  'running',
+  'completed',
+  'new_song',
+  'not_found',
+  'mismatch',
+  'error',
+  'timeout',
+  'unusable',
+  'duplicate',
+] as const;
 
 export const REVIEW_ACTIONS = ['approved', 'rejected', 'merged'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];

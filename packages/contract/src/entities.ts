@@ -3,6 +3,8 @@ import { CreatedBy } from './accounts.js';
 import { DateOnly, DbId, Timestamp } from './common.js';
 import {
   AGE_CATEGORIES,
+  DOWNLOAD_ATTEMPT_OUTCOMES,
+  DOWNLOAD_PROVIDER_NAMES,
   DOWNLOAD_STATUSES,
   GENRES,
   REVIEW_ACTIONS,
@@ -472,6 +474,8 @@ export const DownloadQueueEntry = z.object({
   started_at: Timestamp.nullable(),
   completed_at: Timestamp.nullable(),
   last_error: z.string().nullable(),
+  /** The provider that brought its file, or the last one that tried ('inbox', 'command'). */
+  provider: z.enum(DOWNLOAD_PROVIDER_NAMES).nullable(),
   /** Who queued it (Start Downloads); null when the schedule did, or before accounts existed. */
   created_by: CreatedBy,
 });
@@ -505,6 +509,75 @@ export const DownloadPreview = z.object({
     }),
   ),
 });
+
+export const DownloadProviderNameSchema = z.enum(DOWNLOAD_PROVIDER_NAMES);
+export const DownloadProviderSettings = z.object({
+  name: DownloadProviderNameSchema,
+  /** 0 is tried first. */
+  position: z.number().int(),
+  enabled: z.boolean(),
+  /** Tries this provider may start per calendar day (server time). */
+  daily_cap: z.number().int().min(0).max(100000),
+  /** How long one try may take. */
+  timeout_seconds: z.number().int().min(1).max(86400),
+  /** Tries of one entry when a try fails (timeout, error), with a doubling wait between them. */
+  max_attempts: z.number().int().min(1).max(10),
+});
+export type DownloadProviderSettings = z.infer<typeof DownloadProviderSettings>;
+export const DownloadProviderUpdate = z.object({
+  /** Every provider once, in the order they are tried. */
+  providers: z
+    .array(DownloadProviderSettings.omit({ position: true }))
+    .min(1)
+    .max(10),
+});
+export type DownloadProviderUpdate = z.infer<typeof DownloadProviderUpdate>;
+export const DownloadProviderStatus = DownloadProviderSettings.extend({
+  label: z.string(),
+  /** Whether the server has what the provider needs (a folder, a command). */
+  configured: z.boolean(),
+  /** What it uses (the inbox folder, the command's program), or what is missing. */
+  detail: z.string(),
+  /** Tries started today. */
+  used_today: z.number().int(),
+});
+export const DownloadProviders = z.object({
+  providers: z.array(DownloadProviderStatus),
+  /** WCS_MAX_DOWNLOADS_PER_DAY: tries of all providers together per day. */
+  max_downloads_per_day: z.number().int(),
+  used_today: z.number().int(),
+});
+export type DownloadProviders = z.infer<typeof DownloadProviders>;
+export const DownloadAttempt = z.object({
+  id: z.number().int(),
+  queue_id: z.number().int().nullable(),
+  song_id: z.number().int().nullable(),
+  /** The song's title and artist, when it has a song. */
+  song: z.string().nullable(),
+  provider: DownloadProviderNameSchema,
+  file_name: z.string().nullable(),
+  started_at: Timestamp,
+  finished_at: Timestamp.nullable(),
+  outcome: z.enum(DOWNLOAD_ATTEMPT_OUTCOMES),
+  message: z.string().nullable(),
+});
+export type DownloadAttempt = z.infer<typeof DownloadAttempt>;
+
+// ---------------------------------------------------------------------------------------------
+// System status
+
+export const SystemStatusItem = z.object({
+  key: z.enum(['server', 'database', 'jobs', 'disk', 'recognition', 'downloads']),
+  title: z.string(),
+  state: z.enum(['ok', 'warning', 'error']),
+  /** What is so, measured or read from the configuration. */
+  description: z.string(),
+  /** What to do about a warning or an error; null when all is well. */
+  action: z.string().nullable(),
+});
+export type SystemStatusItem = z.infer<typeof SystemStatusItem>;
+export const SystemStatus = z.object({ items: z.array(SystemStatusItem), checked_at: Timestamp });
+export type SystemStatus = z.infer<typeof SystemStatus>;
 
 // ---------------------------------------------------------------------------------------------
 // Scraped events

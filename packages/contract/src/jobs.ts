@@ -19,6 +19,14 @@ export const JobPayloads = {
   'scores.recompute': z.object({ reason: z.string() }),
   /** Put download candidates into the queue when downloads are enabled. */
   'downloads.enqueue': z.object({}),
+  /**
+   * Run the download worker: handle the files in the inbox, then try the pending entries (or the
+   * one entry `queue_id`) with the providers, inside the daily caps.
+   */
+  'downloads.run': z.object({
+    queue_id: z.number().int().optional(),
+    reason: z.enum(['start', 'retry', 'schedule', 'settings']),
+  }),
   /** Regenerate every playlist. */
   'playlists.regenerate': z.object({ reason: z.string() }),
   /** Fetch the events calendar. */

@@ -440,6 +440,8 @@ export const downloadQueue = pgTable(
     startedAt: tz('started_at'),
     completedAt: tz('completed_at'),
     lastError: text('last_error'),
+    /** The provider that brought the file ('inbox', 'command'), or the last one that tried. */
+    provider: text('provider'),
     /** Whose recording heard the song (null before accounts existed). */
     createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdByTokenId: integer('created_by_token_id').references(() => apiTokens.id, { onDelete: 'set null' }),
@@ -448,6 +450,58 @@ export const downloadQueue = pgTable(
     check('download_status', sql`${t.status} in ('pending', 'downloading', 'completed', 'failed')`),
     uniqueIndex('download_queue_song_uq').on(t.songId),
     index('download_queue_status_idx').on(t.status, t.priorityScore),
+  ],
+);
+
+/**
+ * The download providers (services/downloads/providers.ts), one row each, in the order Settings
+ * gives them: whether the worker may use it, how many files it may fetch a day, how long one try
+ * may take and how often a failing try is repeated (with backoff).
+ */
+export const downloadProviders = pgTable(
+  'download_providers',
+  {
+    name: text('name').primaryKey(),
+    position: integer('position').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    dailyCap: integer('daily_cap').notNull(),
+    timeoutSeconds: integer('timeout_seconds').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('download_providers_name', sql`${t.name} in ('inbox', 'command')`),
+    check('download_providers_cap', sql`${t.dailyCap} between 0 and 100000`),
+    check('download_providers_timeout', sql`${t.timeoutSeconds} between 1 and 86400`),
+    check('download_providers_attempts', sql`${t.maxAttempts} between 1 and 10`),
+  ],
+);
+
+/**
+ * Each try of a provider at a queue entry, and each file the inbox handled: what the daily caps
+ * count, and what the Downloads page reports ("a file that matched nothing became a new song").
+ */
+export const downloadAttempts = pgTable(
+  'download_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    queueId: integer('queue_id').references(() => downloadQueue.id, { onDelete: 'cascade' }),
+    songId: integer('song_id').references(() => songs.id, { onDelete: 'set null' }),
+    provider: text('provider').notNull(),
+    /** The file as named in the inbox or by the command (its base name only). */
+    fileName: text('file_name'),
+    startedAt: tz('started_at').notNull().defaultNow(),
+    finishedAt: tz('finished_at'),
+    outcome: text('outcome').notNull(),
+    message: text('message'),
+  },
+  (t) => [
+    check(
+      'download_attempts_outcome',
+      sql`${t.outcome} in ('running', 'completed', 'new_song', 'not_found', 'mismatch', 'error', 'timeout', 'unusable', 'duplicate')`,
+    ),
+    index('download_attempts_provider_started_idx').on(t.provider, t.startedAt),
+    index('download_attempts_queue_idx').on(t.queueId),
   ],
 );
 

@@ -6,5 +6,5 @@ import { enqueueDownloadsIfEnabled } from '../services/downloads.js';
  * Settings (otherwise nothing). Safe to re-run: entries are upserted by song.
  */
 export async function enqueueDownloadsJob(deps: AppDeps): Promise<void> {
-  await enqueueDownloadsIfEnabled(deps.db);
+  await enqueueDownloadsIfEnabled(deps);
 }

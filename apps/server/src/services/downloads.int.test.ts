@@ -154,15 +154,53 @@ describe('POST /api/downloads/start', () => {
     expect(await t.deps.db.$count(downloadQueue)).toBe(1);
   });
 
-  it('queues the candidates as pending and says that no provider will fetch them', async () => {
+  it('refuses while no download provider is enabled and configured', async () => {
     expect((await enableDownloads(true)).statusCode).toBe(200);
+    const response = await post('/api/downloads/start');
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toMatch(
+      /No download provider is enabled and configured: turn on the inbox folder/,
+    );
+  });
+
+  it('queues the candidates and asks the worker to try them with the providers', async () => {
+    const providers = await t.app.inject({
+      method: 'PUT',
+      url: '/api/downloads/providers',
+      payload: {
+        providers: [
+          { name: 'inbox', enabled: true, daily_cap: 10, timeout_seconds: 60, max_attempts: 1 },
+          { name: 'command', enabled: false, daily_cap: 10, timeout_seconds: 60, max_attempts: 1 },
+        ],
+      },
+    });
+    expect(providers.statusCode).toBe(200);
     const response = await post('/api/downloads/start');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       queued: 2,
       message:
-        'Queued 2 songs (2 new); no download provider is configured on this server, so they stay pending',
+        'Queued 2 songs (2 new); the download worker tries them now with inbox folder, at most 50 tries a day',
     });
+    // The worker ran: nothing in the inbox, so both wait there, pending, saying so.
+    const deadline = Date.now() + 20_000;
+    let waiting: { last_error: string | null; status: string }[] = [];
+    while (Date.now() < deadline) {
+      waiting = (await get('/api/downloads/queue?status=pending')).json().entries;
+      if (waiting.length === 2 && waiting.every((entry) => entry.last_error !== null)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(waiting.map((entry) => entry.last_error)).toEqual([
+      expect.stringMatching(
+        /^Inbox folder: no file for it in the inbox yet \(.*\): buy it, drop the file there/,
+      ),
+      expect.stringMatching(/^Inbox folder: no file for it in the inbox yet/),
+    ]);
+    // The tests below start from entries never tried.
+    await t.deps.db
+      .update(downloadQueue)
+      .set({ downloadAttempts: 0, lastError: null, startedAt: null, provider: null })
+      .where(eq(downloadQueue.status, 'pending'));
     // Again: the same two, refreshed, none new.
     expect((await post('/api/downloads/start')).json()).toMatchObject({
       queued: 2,
@@ -256,7 +294,7 @@ describe('POST /api/downloads/:id/retry', () => {
 describe('the downloads.enqueue job', () => {
   it('does nothing while downloads are disabled', async () => {
     expect((await enableDownloads(false)).statusCode).toBe(200);
-    expect(await enqueueDownloadsIfEnabled(t.deps.db)).toBeNull();
+    expect(await enqueueDownloadsIfEnabled(t.deps)).toBeNull();
   });
 
   it('updates priorities, adds new candidates and drops pending entries whose song now has a file', async () => {

@@ -13,17 +13,18 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { downloadQueue, plays, songs, songWindowPlays } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
 import { type CreatorColumns, creatorColumns, describeCreators } from './accounts/creators.js';
+import { getProviderSettings, PROVIDER_LABELS } from './downloads/providers.js';
 import { conflict, notFound } from './errors.js';
 import { getEditableSettings } from './settings.js';
 
 /**
  * The download queue (docs/metrics.md "Download priority" and "Download candidates and queue").
  * Songs that were played but have no file become candidates by their plays and priority; with
- * downloads enabled they enter the queue, where a download worker would fetch them. There is no
- * download worker or provider on this server yet: entries wait in `pending`, and nothing here ever
- * marks one `completed`. When the worker exists it starts at most `max_downloads_per_day`
- * (configuration) per calendar day.
+ * downloads enabled they enter the queue, where the download worker ('downloads.run',
+ * services/downloads/worker.ts) fetches them through the providers chosen in Settings, inside
+ * their daily caps and `max_downloads_per_day` (configuration).
  */
 
 const MB = 1024 * 1024;
@@ -50,6 +51,7 @@ function toEntry(
     started_at: row.startedAt?.toISOString() ?? null,
     completed_at: row.completedAt?.toISOString() ?? null,
     last_error: row.lastError,
+    provider: row.provider === 'inbox' || row.provider === 'command' ? row.provider : null,
     created_by: maker(row),
   };
 }
@@ -272,15 +274,39 @@ export async function enqueueDownloadCandidates(
   });
 }
 
-/** The 'downloads.enqueue' job: enqueues the candidates when downloads are enabled in Settings. */
-export async function enqueueDownloadsIfEnabled(db: Db): Promise<EnqueueResult | null> {
-  const settings = await getEditableSettings(db);
+/**
+ * The 'downloads.enqueue' job: enqueues the candidates when downloads are enabled in Settings,
+ * and asks the worker to run when new entries came in and a provider is ready.
+ */
+export async function enqueueDownloadsIfEnabled(
+  deps: Pick<AppDeps, 'db' | 'jobs' | 'config'>,
+): Promise<EnqueueResult | null> {
+  const settings = await getEditableSettings(deps.db);
   if (!settings.download_enabled) return null;
-  return enqueueDownloadCandidates(db, settings);
+  const result = await enqueueDownloadCandidates(deps.db, settings);
+  if (result.inserted > 0 && (await usableProviders(deps)).length > 0) {
+    await deps.jobs.send('downloads.run', { reason: 'schedule' });
+  }
+  return result;
 }
 
-/** POST /downloads/:id/retry: a failed entry goes back to pending; its last error stays for the record. */
-export async function retryDownload(db: Db, id: number): Promise<DownloadQueueEntry> {
+/** The providers enabled in Settings that have what they need, by label, in order. */
+async function usableProviders(deps: Pick<AppDeps, 'db' | 'config'>): Promise<string[]> {
+  const settings = await getProviderSettings(deps.db);
+  return settings
+    .filter((s) => s.enabled && (s.name !== 'command' || deps.config.downloadCommand !== null))
+    .map((s) => PROVIDER_LABELS[s.name].toLowerCase());
+}
+
+/**
+ * POST /downloads/:id/retry: a failed entry goes back to pending (its last error stays for the
+ * record) and the worker is asked to try it.
+ */
+export async function retryDownload(
+  deps: Pick<AppDeps, 'db' | 'jobs'>,
+  id: number,
+): Promise<DownloadQueueEntry> {
+  const { db } = deps;
   const [row] = await db
     .select({ entry: downloadQueue, title: songs.title, artist: songs.artist })
     .from(downloadQueue)
@@ -297,28 +323,40 @@ export async function retryDownload(db: Db, id: number): Promise<DownloadQueueEn
       `Only a failed download can be retried; "${row.title}" by ${row.artist} is ${row.entry.status}`,
     );
   }
+  await deps.jobs.send('downloads.run', { queue_id: id, reason: 'retry' });
   return toEntry(updated, row, await describeCreators(db, [updated]));
 }
 
 /**
- * POST /downloads/start: queues the candidates now, whatever the schedule. Refused while downloads
- * are disabled in Settings. Says plainly that the entries stay pending, as no provider exists.
+ * POST /downloads/start: queues the candidates now, whatever the schedule, and asks the worker to
+ * run. Refused while downloads are disabled in Settings or no provider is enabled and configured.
  */
-export async function startDownloads(db: Db, by?: Identity): Promise<{ message: string; queued: number }> {
+export async function startDownloads(
+  deps: Pick<AppDeps, 'db' | 'jobs' | 'config'>,
+  by?: Identity,
+): Promise<{ message: string; queued: number }> {
+  const { db } = deps;
   const settings = await getEditableSettings(db);
   if (!settings.download_enabled) {
     throw conflict('Downloads are disabled: turn on "Download enabled" in Settings, then start again');
   }
+  const ready = await usableProviders(deps);
+  if (ready.length === 0) {
+    throw conflict(
+      'No download provider is enabled and configured: turn on the inbox folder (or the download command set by WCS_DOWNLOAD_COMMAND) under Download providers in Settings, then start again',
+    );
+  }
   const result = await enqueueDownloadCandidates(db, settings, by);
+  await deps.jobs.send('downloads.run', { reason: 'start' });
   if (result.queued === 0) {
     return {
       queued: 0,
-      message: `No song meets the download rules (no file, at least ${settings.minimum_plays_to_download} plays, priority at least ${settings.download_priority_threshold}); nothing was queued`,
+      message: `No song meets the download rules (no file, at least ${settings.minimum_plays_to_download} plays, priority at least ${settings.download_priority_threshold}); nothing was queued (entries already pending are tried)`,
     };
   }
   const songsWord = result.queued === 1 ? 'song' : 'songs';
   return {
     queued: result.queued,
-    message: `Queued ${result.queued} ${songsWord} (${result.inserted} new); no download provider is configured on this server, so they stay pending`,
+    message: `Queued ${result.queued} ${songsWord} (${result.inserted} new); the download worker tries them now with ${ready.join(', then ')}, at most ${deps.config.maxDownloadsPerDay} tries a day`,
   };
 }

@@ -108,7 +108,8 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     // The folders above, or the bucket of WCS_STORAGE in options.env (a fake S3 server's).
     const storage = await openStores(config);
     const deps: AppDeps = { config, db: database.db, pool: database.pool, jobs, live, storage };
-    await registerJobHandlers(deps);
+    const stopWatching = await registerJobHandlers(deps);
+    undo.push(stopWatching);
     const app = await buildApp(deps);
     undo.push(() => app.close());
     await app.ready();

@@ -403,6 +403,80 @@ export async function importLibraryFolder(
   });
 }
 
+/** What `importOneFile` did with a file. */
+export type OneFileOutcome =
+  | { kind: 'unchanged'; songId: number }
+  | { kind: 'imported' | 'updated'; song: ImportedSong; failures: string[] };
+
+/**
+ * Imports one file (the download providers' acquired files, services/downloads/): into the song
+ * `attachTo` when given (a song known by its plays, matched to the file by the caller), otherwise
+ * as the folder import would (a new song, or a fileless song of the same title and artist). The
+ * same audio already in the library is refused (UnusableFile). The hooks run as for a folder
+ * import; their failures are returned, not thrown (the song has its file either way).
+ */
+export async function importOneFile(
+  db: Db,
+  file: string,
+  options: { attachTo?: number; hooks?: readonly SongImportedHook[] } = {},
+): Promise<OneFileOutcome> {
+  let outcome: Exclude<FileOutcome, { kind: 'unchanged' }>;
+  if (options.attachTo === undefined) {
+    const found = await importFile(db, file);
+    if (found.kind === 'unchanged') {
+      const row = await songAtPath(db, file);
+      return { kind: 'unchanged', songId: row!.id };
+    }
+    outcome = found;
+  } else {
+    outcome = await attachFile(db, file, options.attachTo);
+  }
+  const failures: string[] = [];
+  for (const hook of options.hooks ?? []) {
+    try {
+      await hook(outcome.song);
+    } catch (error) {
+      failures.push((error as Error).message);
+    }
+  }
+  return { ...outcome, failures };
+}
+
+/** Gives song `songId` (which has no file) the file: its tags fill only what the song lacks. */
+async function attachFile(db: Db, file: string, songId: number): Promise<FileOutcome & { kind: 'updated' }> {
+  const stat = await fs.stat(file);
+  if (stat.size === 0) throw new UnusableFile('the file is empty');
+  const hash = await sha256OfFile(file);
+  const byHash = await songWithHash(db, hash);
+  if (byHash && byHash.id !== songId) {
+    throw new UnusableFile(
+      `the same audio is already song ${byHash.id}, "${byHash.title}" by ${byHash.artist}`,
+    );
+  }
+  const [song] = await db.select().from(songs).where(eq(songs.id, songId));
+  if (!song) throw new UnusableFile(`song ${songId} no longer exists`);
+  if (song.filePresent && song.filePath !== file) {
+    throw new UnusableFile(`"${song.title}" by ${song.artist} already has its file (${song.filePath})`);
+  }
+  const tags = await readAudioFileTags(file);
+  await db
+    .update(songs)
+    .set({
+      filePath: file,
+      filePresent: true,
+      contentHash: hash,
+      fileSizeBytes: stat.size,
+      durationMs: tags.durationMs ?? song.durationMs,
+      tags: tagsJson(tags),
+      album: song.album ?? tags.album,
+      genre: song.genre ?? mapGenre(tags.genres),
+      releaseDate: song.releaseDate ?? tags.releaseDate,
+      updatedAt: new Date(),
+    })
+    .where(eq(songs.id, songId));
+  return { kind: 'updated', song: { songId, filePath: file, contentHash: hash, change: 'attached' } };
+}
+
 /** True when the import changed any song, so scores and download candidates need a recompute. */
 export const hasImportChanges = (summary: LibraryImportSummary) =>
   summary.imported + summary.updated + summary.missing_marked > 0;

@@ -158,3 +158,35 @@ export async function webmOpus(wavFile: string, outFile: string, ffmpegPath = 'f
   ]);
   return fs.readFile(outFile);
 }
+
+/**
+ * A FLAC file of `samples` with title and artist tags (as a store's download carries them),
+ * written by ffmpeg from a temporary WAV beside it.
+ */
+export async function taggedFlac(
+  file: string,
+  samples: Float32Array,
+  rate: number,
+  tags: { title?: string; artist?: string },
+  ffmpegPath = 'ffmpeg',
+): Promise<void> {
+  const wav = `${file}.source.wav`;
+  await writeWav(wav, samples, rate);
+  const metadata = Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]);
+  try {
+    await run(ffmpegPath, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      wav,
+      ...metadata,
+      '-c:a',
+      'flac',
+      file,
+    ]);
+  } finally {
+    await fs.rm(wav, { force: true });
+  }
+}
