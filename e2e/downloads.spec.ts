@@ -6,6 +6,7 @@ import {
   DownloadsPage,
   getJson,
   setDownloadEnabled,
+  setProviders,
 } from './pages/downloads-page.js';
 
 const pageErrors: Error[] = [];
@@ -153,10 +154,25 @@ test('the preview shows what a run would fetch, and Start Downloads shows the se
     await downloads.preview.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(downloads.preview).toBeHidden();
 
-    // Enabled: the server queues the candidates and says what it did.
+    // Enabled, but no provider: the preview says so and the server refuses.
     await setDownloadEnabled(request, true);
     await downloads.previewButton.click();
     await expect(downloads.preview).toContainText('Downloads enabled: Yes');
+    await expect(downloads.preview.getByRole('note')).toContainText('No download provider is configured');
+    const noProvider = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/downloads/start',
+    );
+    await downloads.preview.getByRole('button', { name: 'Start Downloads' }).click();
+    expect((await noProvider).status()).toBe(409);
+    await expect(downloads.preview.getByRole('alert')).toContainText(
+      'No download provider is enabled and configured',
+    );
+    await downloads.preview.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // With the inbox folder: the server queues the candidates and says what it did.
+    await setProviders(request, true);
+    await downloads.previewButton.click();
+    await expect(downloads.preview).toContainText('Order: Inbox folder');
     const answer = page.waitForResponse(
       (response) => new URL(response.url()).pathname === '/api/downloads/start',
     );
@@ -167,6 +183,7 @@ test('the preview shows what a run would fetch, and Start Downloads shows the se
     await expect(downloads.preview.getByRole('status')).toHaveText(message);
   } finally {
     await setDownloadEnabled(request, wasEnabled);
+    await setProviders(request, false);
   }
 });
 

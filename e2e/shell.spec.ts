@@ -102,9 +102,17 @@ test.describe('dashboard', () => {
     for (const [index, path] of QUICK_ACTION_PATHS.entries()) {
       await expect(dashboard.quickActions.nth(index)).toHaveAttribute('href', path);
     }
+    // Measured and read from the configuration: this fresh server has no download provider.
     await expect(dashboard.systemStatus.getByRole('heading', { level: 3 })).toHaveCount(6);
-    await expect(dashboard.systemStatus.getByText('Backend Online')).toBeVisible();
-    await expect(dashboard.systemStatus.getByText('20 Background Tasks')).toBeVisible();
+    await expect(dashboard.systemStatus.getByRole('listitem', { name: 'Server: OK' })).toBeVisible();
+    await expect(dashboard.systemStatus.getByRole('listitem', { name: 'Database: OK' })).toBeVisible();
+    const downloads = dashboard.systemStatus.getByRole('listitem', { name: 'Downloads: Warning' });
+    await expect(downloads).toContainText('No download provider is configured');
+    await expect(downloads).toContainText('Turn on the inbox folder under Download providers in Settings');
+    await expect(dashboard.systemStatus.getByRole('listitem', { name: /^Disk space: / })).toContainText(
+      'GB free',
+    );
+    await expect(dashboard.systemStatus).not.toContainText(/streaming/i);
   });
 });
 

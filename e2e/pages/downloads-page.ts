@@ -42,6 +42,19 @@ export async function setDownloadEnabled(request: APIRequestContext, isEnabled: 
   return before.download_enabled;
 }
 
+/** Turns the inbox folder provider on or off (the command stays off: no WCS_DOWNLOAD_COMMAND here). */
+export async function setProviders(request: APIRequestContext, inbox: boolean): Promise<void> {
+  const response = await request.put('/api/downloads/providers', {
+    data: {
+      providers: [
+        { name: 'inbox', enabled: inbox, daily_cap: 100, timeout_seconds: 120, max_attempts: 2 },
+        { name: 'command', enabled: false, daily_cap: 20, timeout_seconds: 600, max_attempts: 2 },
+      ],
+    },
+  });
+  if (!response.ok()) throw new Error(`PUT /api/downloads/providers answered ${response.status()}`);
+}
+
 /** The Downloads Queue screen at /downloads with its preview modal. */
 export class DownloadsPage {
   readonly heading: Locator;

@@ -299,6 +299,18 @@ async function seed(audio: AudioSample[]): Promise<void> {
     payload: { download_enabled: true },
   });
   if (enable.statusCode !== 200) throw new Error(`seeding the settings: ${enable.statusCode} ${enable.body}`);
+  const providers = await t.app.inject({
+    method: 'PUT',
+    url: '/api/downloads/providers',
+    payload: {
+      providers: [
+        { name: 'inbox', enabled: true, daily_cap: 5, timeout_seconds: 30, max_attempts: 1 },
+        { name: 'command', enabled: false, daily_cap: 5, timeout_seconds: 30, max_attempts: 1 },
+      ],
+    },
+  });
+  if (providers.statusCode !== 200)
+    throw new Error(`seeding the providers: ${providers.statusCode} ${providers.body}`);
   await post('/api/downloads/start');
   // The start above queues what the rules pick; a failed entry and a pending one exist either way.
   await t.deps.pool.query(

@@ -2,20 +2,15 @@ import {
   Activity,
   BarChart3,
   CalendarDays,
-  CheckCircle2,
-  Cloud,
-  Database,
   Download,
   ListMusic,
   type LucideIcon,
   Mic,
   Music,
-  Radio,
-  Server,
-  Upload,
 } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { SystemStatusList } from '../../components/system-status-list';
 import { useAnalyticsOverview } from './queries';
 import { StatCard } from './stat-card';
 
@@ -57,30 +52,6 @@ const QUICK_ACTIONS: readonly QuickAction[] = [
     description: 'Generated playlists for your DJ software',
     to: '/playlists',
     icon: ListMusic,
-  },
-];
-
-interface StatusItem {
-  title: string;
-  description: string;
-  icon: LucideIcon;
-}
-
-/** Fixed text, as in the specification: it describes the system, it does not measure it. */
-const SYSTEM_STATUS: readonly StatusItem[] = [
-  { title: 'Backend Online', description: 'The API server is running', icon: Server },
-  { title: '20 Background Tasks', description: 'Recognition, analysis and download jobs', icon: Activity },
-  { title: 'Hosted Database', description: 'Library, events and plays in PostgreSQL', icon: Database },
-  {
-    title: 'Recording Upload Active',
-    description: 'From the browser or a small recording device',
-    icon: Upload,
-  },
-  { title: 'Recognition Ready', description: 'The audio-recognition provider is ready', icon: Radio },
-  {
-    title: 'Streaming Downloads',
-    description: 'Songs are fetched from a music-streaming service',
-    icon: Cloud,
   },
 ];
 
@@ -149,20 +120,7 @@ export function DashboardPage() {
         <h2 id="dashboard-system-status" className="font-semibold text-xl">
           System Status
         </h2>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {SYSTEM_STATUS.map(({ title, description, icon: Icon }) => (
-            <div key={title} className="card card-sm bg-base-100 shadow">
-              <div className="card-body flex-row items-center gap-3">
-                <Icon className="size-6 shrink-0 text-success" aria-hidden="true" />
-                <div className="flex-1">
-                  <h3 className="font-medium">{title}</h3>
-                  <p className="text-base-content/70 text-sm">{description}</p>
-                </div>
-                <CheckCircle2 className="size-5 text-success" aria-hidden="true" />
-              </div>
-            </div>
-          ))}
-        </div>
+        <SystemStatusList />
       </section>
     </div>
   );

@@ -10,6 +10,7 @@ import { StoreLinks } from '../../components/store-links';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/session';
+import { DownloadActivity, PROVIDER_NAMES } from './download-activity';
 import { formatPriority, priorityTone, statusTone } from './download-tones';
 import { PreviewModal } from './preview-modal';
 import { useDownloadQueue, useDownloadStats, useRetryDownload } from './queries';
@@ -188,6 +189,8 @@ export function DownloadsPage() {
         </div>
       </section>
 
+      <DownloadActivity />
+
       <PreviewModal isOpen={isPreviewOpen} onClose={() => setIsPreviewOpen(false)} />
     </div>
   );
@@ -224,8 +227,14 @@ function QueueEntry({
           <span>Added {formatDateTime(entry.added_at)}</span>
           {entry.started_at && <span>Started {formatDateTime(entry.started_at)}</span>}
           {entry.completed_at && <span>Completed {formatDateTime(entry.completed_at)}</span>}
+          {entry.provider && <span>Provider: {PROVIDER_NAMES[entry.provider]}</span>}
         </p>
-        {entry.last_error && <p className="text-error text-sm">Last error: {entry.last_error}</p>}
+        {entry.last_error &&
+          (entry.status === 'failed' ? (
+            <p className="text-error text-sm">Last error: {entry.last_error}</p>
+          ) : (
+            <p className="text-base-content/80 text-sm">Last try: {entry.last_error}</p>
+          ))}
         <StoreLinks artist={entry.artist} title={entry.title} collapsed />
       </div>
       {onRetry && entry.status === 'failed' && (

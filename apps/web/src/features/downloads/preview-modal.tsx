@@ -6,6 +6,7 @@ import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { useCan } from '../../lib/session';
 import { formatPriority, priorityTone } from './download-tones';
+import { ProvidersSummary } from './providers-summary';
 import { useDownloadPreview, useStartDownloads } from './queries';
 
 /** The preview lists up to 20 top-priority songs. */
@@ -109,6 +110,8 @@ export function PreviewModal({ isOpen, onClose }: PreviewModalProps) {
                 <li>Downloads enabled: {data.current_settings.download_enabled ? 'Yes' : 'No'}</li>
               </ul>
             </section>
+
+            <ProvidersSummary candidates={data.total_candidates} />
 
             <section aria-labelledby="preview-top-songs" className="space-y-2">
               <h3 id="preview-top-songs" className="font-semibold">

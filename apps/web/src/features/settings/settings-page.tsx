@@ -3,11 +3,13 @@ import { Lock, Save } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
+import { SystemStatusList } from '../../components/system-status-list';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useCan, useIdentity } from '../../lib/session';
 import { useSettings } from '../../lib/settings';
 import { AuditSection } from './audit-section';
 import { ChangePasswordSection } from './change-password-section';
+import { DownloadProvidersSection } from './download-providers-section';
 import {
   NUMERIC_FIELDS,
   type NumericFieldDefinition,
@@ -60,6 +62,13 @@ export function SettingsPage() {
           <ReadOnlySettings settings={settings.data} />
         </>
       )}
+      <DownloadProvidersSection />
+      <section aria-labelledby="settings-system-status" className="space-y-3">
+        <h3 id="settings-system-status" className="font-semibold text-lg">
+          System status
+        </h3>
+        <SystemStatusList />
+      </section>
       {isUser && <ChangePasswordSection />}
       {canManageUsers && <UsersSection />}
       {canManageTokens && <TokensSection />}
