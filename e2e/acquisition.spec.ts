@@ -27,13 +27,13 @@ const dataDir = process.env.WCS_E2E_DATA_DIR ?? '';
 const inbox = path.join(dataDir, 'inbox');
 
 function historyXml(): string {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<DJ_PLAYLISTS Version="1.0.0">',
     '  <PRODUCT Name="rekordbox" Version="6.8.5" Company="AlphaTheta"/>',
     '  <COLLECTION Entries="1">',
-    `    <TRACK TrackID="1" Name="${escape(title)}" Artist="${escape(artist)}" Kind="MP3 File" TotalTime="40" ` +
+    `    <TRACK TrackID="1" Name="${xmlText(title)}" Artist="${xmlText(artist)}" Kind="MP3 File" TotalTime="40" ` +
       `Location="file://localhost${encodeURI(`/Users/dj/Music/${title}.mp3`)}"/>`,
     '  </COLLECTION>',
     '  <PLAYLISTS>',
