@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadQueue, events, plays, songs } from '../db/schema.js';
+import { downloadProviders, downloadQueue, events, plays, songs } from '../db/schema.js';
 import { createTestApp } from '../test/harness.js';
 import { enqueueDownloadsIfEnabled, getDownloadPreview } from './downloads.js';
 import { recomputeScores } from './scores.js';
@@ -182,12 +182,26 @@ describe('POST /api/downloads/start', () => {
       message:
         'Queued 2 songs (2 new); the download worker tries them now with inbox folder, at most 50 tries a day',
     });
-    // The worker ran: nothing in the inbox, so both wait there, pending, saying so.
-    const deadline = Date.now() + 20_000;
+
+    // Again: the same two, refreshed, none new.
+    expect((await post('/api/downloads/start')).json()).toMatchObject({
+      queued: 2,
+      message: expect.stringMatching(/\(0 new\)/),
+    });
+    // Both runs of the worker end: nothing in the inbox, so both entries wait there, pending, saying so.
+    const deadline = Date.now() + 30_000;
     let waiting: { last_error: string | null; status: string }[] = [];
     while (Date.now() < deadline) {
+      const { rows } = await t.deps.pool.query<{ n: string }>(
+        `select count(*) as n from pgboss.job where name = 'downloads.run' and state in ('created', 'retry', 'active')`,
+      );
       waiting = (await get('/api/downloads/queue?status=pending')).json().entries;
-      if (waiting.length === 2 && waiting.every((entry) => entry.last_error !== null)) break;
+      if (
+        Number(rows[0]!.n) === 0 &&
+        waiting.length === 2 &&
+        waiting.every((entry) => entry.last_error !== null)
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(waiting.map((entry) => entry.last_error)).toEqual([
@@ -196,16 +210,12 @@ describe('POST /api/downloads/start', () => {
       ),
       expect.stringMatching(/^Inbox folder: no file for it in the inbox yet/),
     ]);
-    // The tests below start from entries never tried.
+    // The tests below start from entries never tried, with no provider to run them.
     await t.deps.db
       .update(downloadQueue)
       .set({ downloadAttempts: 0, lastError: null, startedAt: null, provider: null })
       .where(eq(downloadQueue.status, 'pending'));
-    // Again: the same two, refreshed, none new.
-    expect((await post('/api/downloads/start')).json()).toMatchObject({
-      queued: 2,
-      message: expect.stringMatching(/\(0 new\)/),
-    });
+    await t.deps.db.update(downloadProviders).set({ enabled: false });
   });
 });
 
