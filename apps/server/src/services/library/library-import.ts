@@ -471,6 +471,18 @@ async function attachFile(db: Db, file: string, songId: number): Promise<FileOut
       album: song.album ?? tags.album,
       genre: song.genre ?? mapGenre(tags.genres),
       releaseDate: song.releaseDate ?? tags.releaseDate,
+      // Only what the tags filled; the song's own values keep their sources.
+      fieldSources: mergeSources(
+        sourcesOf(
+          {
+            album: song.album === null ? tags.album : null,
+            genre: song.genre === null ? mapGenre(tags.genres) : null,
+            release_date: song.releaseDate === null ? tags.releaseDate : null,
+            duration_ms: tags.durationMs,
+          },
+          'tags',
+        ),
+      ),
       updatedAt: new Date(),
     })
     .where(eq(songs.id, songId));
