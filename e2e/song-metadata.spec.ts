@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './fixtures.js';
 import { readResponse, trackPageErrors } from './pages/library-api.js';
 import { SongsPage } from './pages/songs-page.js';
@@ -72,6 +73,7 @@ test.afterAll(async () => {
 });
 
 test('the song modal looks a song up and shows each value with its source', async ({ page, request }) => {
+  test.setTimeout(120_000);
   const pageErrors = trackPageErrors(page);
   // A DJ program's playlist naming a file this server does not have: a song without a file.
   const imported = await request.post('/api/interop/import', {
@@ -121,6 +123,15 @@ test('the song modal looks a song up and shows each value with its source', asyn
   );
   await expect(bandcamp).toHaveAttribute('target', '_blank');
   await expect(bandcamp).toHaveAttribute('rel', 'noopener noreferrer');
+
+  // The modal with its new sections stays free of serious and critical axe violations.
+  const axe = await new AxeBuilder({ page }).include('dialog[open]').analyze();
+  const failing = axe.violations.filter((violation) =>
+    ['serious', 'critical'].includes(violation.impact ?? ''),
+  );
+  expect(
+    failing.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`),
+  ).toEqual([]);
 
   // The server asked MusicBrainz with the product's User-Agent.
   expect(seen.find((request) => request.path === '/ws/2/recording')?.userAgent).toMatch(/^WCS-DJ-Library\//);

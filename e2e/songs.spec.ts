@@ -134,7 +134,11 @@ test('a song opens its details; the close button and a click outside dismiss the
   await songs.songButton(song.title).click();
   const dialog = page.getByRole('dialog', { name: song.title });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText(song.artist, { exact: true })).toBeVisible();
+  // The artist under the title, and again in the table of values and their sources.
+  await expect(dialog.getByText(song.artist, { exact: true }).first()).toBeVisible();
+  await expect(
+    dialog.getByRole('table', { name: 'Values and their sources' }).getByRole('row', { name: /^Artist / }),
+  ).toContainText(song.artist);
   await expect(dialog.getByText(`Overplay ${Math.round(song.overplay_score)}%`)).toBeVisible();
 
   const answer = await readResponse<{ total_plays: number; total_events: number }>(await performance);
