@@ -41,6 +41,7 @@ const SCREENS = [
   ['Overplay', '/overplay'],
   ['Playlists', '/playlists'],
   ['Playlist import', '/playlists/import'],
+  ['Import from DJ software', '/dj-import'],
   ['Settings', '/settings'],
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];

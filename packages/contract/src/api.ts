@@ -42,6 +42,7 @@ import {
   PlaylistDetail,
   PotentialDuplicate,
   ProgressionRow,
+  RecognizedSong,
   Recording,
   RecordingStatsSummary,
   RegenerateResult,
@@ -446,8 +447,9 @@ export const api = {
     method: 'GET',
     path: '/songs/:id/plays',
     params: IdParams,
+    query: Pagination,
     response: listOf(Play),
-    summary: 'Plays of a song, newest first',
+    summary: 'Plays of a song, newest first, a page at a time (skip, limit); total counts them all',
   },
 
   // Analytics
@@ -770,6 +772,15 @@ export const api = {
     params: IdParams,
     response: Recording,
     summary: 'One recording with its recognised songs',
+  },
+  listRecordingSongs: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/recordings/:id/songs',
+    params: IdParams,
+    query: Pagination,
+    response: listOf(RecognizedSong),
+    summary: "A recording's recognised songs in play order, a page at a time (skip, limit)",
   },
   /** Multipart (audio_file, metadata); its body is not described by a JSON schema. */
   uploadRecording: {

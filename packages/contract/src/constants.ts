@@ -94,6 +94,10 @@ export const RECORDING_SOURCE_BROWSER = 'web_browser';
 export const SOCKET = { pingMs: 30_000, reconnectMs: 3_000 } as const;
 
 export const SONGS_PAGE_SIZE = 50;
+/** A song performance answer carries its newest plays only; the rest are paged by GET /songs/{id}/plays. */
+export const SONG_TIMELINE_LIMIT = 100;
+/** A recording answer carries its first recognised songs only; the rest are paged by GET /recordings/{id}/songs. */
+export const RECORDING_SONGS_LIMIT = 200;
 export const HTTP_TIMEOUT_MS = 30_000;
 
 /** Settings: ranges and defaults (docs/product.md "Settings"). */

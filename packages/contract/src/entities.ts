@@ -157,6 +157,8 @@ export const Play = z.object({
   song_id: z.number().int(),
   event_id: z.number().int(),
   event_name: z.string(),
+  /** The event's first day. */
+  event_date: DateOnly,
   is_festival: z.boolean(),
   social_id: z.number().int().nullable(),
   social_name: z.string().nullable(),
@@ -197,11 +199,13 @@ export const Recording = z.object({
   duration_minutes: z.number(),
   file_size_mb: z.number(),
   chunk_count: z.number().int(),
+  /** Every play the recording holds; recognized_songs lists the first RECORDING_SONGS_LIMIT of them. */
   songs_recognized: z.number().int(),
   event_id: z.number().int().nullable(),
   event_name: z.string().nullable(),
   /** web_browser, device, or another client's name. */
   source: z.string(),
+  /** In play order, at most RECORDING_SONGS_LIMIT; GET /recordings/{id}/songs pages them all. */
   recognized_songs: z.array(RecognizedSong),
   /** The account or device token that uploaded it; null before accounts existed. */
   created_by: CreatedBy,
@@ -405,6 +409,7 @@ export const SongPerformance = z.object({
   total_plays: z.number().int(),
   total_events: z.number().int(),
   monthly_trend: z.array(MonthlyPlays),
+  /** The newest SONG_TIMELINE_LIMIT plays; total_plays counts them all, GET /songs/{id}/plays pages the rest. */
   timeline: z.array(
     z.object({
       event_name: z.string(),

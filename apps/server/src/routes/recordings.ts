@@ -7,6 +7,7 @@ import {
   assignRecordingEvent,
   deleteRecording,
   getRecording,
+  listRecordingSongs,
   listRecordings,
   receiveUpload,
   recordingStats,
@@ -38,6 +39,9 @@ export async function recordingRoutes(app: FastifyInstance, deps: AppDeps) {
   route(app, tag, api.listRecordings, ({ query }) => listRecordings(deps.db, query));
   route(app, tag, api.recordingStats, () => recordingStats(deps.db));
   route(app, tag, api.getRecording, ({ params }) => getRecording(deps.db, params.id));
+  route(app, tag, api.listRecordingSongs, ({ params, query }) =>
+    listRecordingSongs(deps.db, params.id, query),
+  );
   route(app, tag, api.assignRecordingEvent, ({ params, query }) =>
     assignRecordingEvent(deps, params.id, query.event_id),
   );

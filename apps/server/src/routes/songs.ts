@@ -25,5 +25,7 @@ export async function songRoutes(app: FastifyInstance, deps: AppDeps) {
     return result;
   });
   route(app, 'songs', api.metadataProviders, async () => metadataProviders(deps.config.metadata));
-  route(app, 'songs', api.listSongPlays, async ({ params }) => listSongPlays(deps.db, params.id));
+  route(app, 'songs', api.listSongPlays, async ({ params, query }) =>
+    listSongPlays(deps.db, params.id, query),
+  );
 }

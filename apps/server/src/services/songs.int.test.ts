@@ -515,6 +515,7 @@ describe('GET /api/songs/:id/plays', () => {
           song_id: song.id,
           event_id: party.id,
           event_name: 'Tuesday Party',
+          event_date: '2025-05-01',
           is_festival: false,
           social_id: null,
           social_name: null,
@@ -530,6 +531,7 @@ describe('GET /api/songs/:id/plays', () => {
           song_id: song.id,
           event_id: festival.id,
           event_name: 'Swing Fling',
+          event_date: '2025-05-01',
           is_festival: true,
           social_id: social.id,
           social_name: 'Friday Night Social',
@@ -543,6 +545,32 @@ describe('GET /api/songs/:id/plays', () => {
       ],
       total: 2,
     });
+  });
+
+  it('pages the plays with skip and limit, total counting them all', async () => {
+    const song = await insertSong({ title: 'Evergreen', artist: 'Often' });
+    const party = await insertEvent('Weekly Party');
+    const startedAt = (day: number) => new Date(Date.UTC(2025, 0, day, 20));
+    await t.deps.db.insert(plays).values(
+      Array.from({ length: 7 }, (_, i) => ({
+        songId: song.id,
+        eventId: party.id,
+        startedAt: startedAt(i + 1),
+        source: 'manual',
+      })),
+    );
+    const page = async (query: string) => {
+      const body = (await get(`/api/songs/${song.id}/plays?${query}`)).json();
+      return {
+        days: body.data.map((play: { started_at: string }) => new Date(play.started_at).getUTCDate()),
+        total: body.total,
+      };
+    };
+    expect(await page('limit=3')).toEqual({ days: [7, 6, 5], total: 7 });
+    expect(await page('skip=3&limit=3')).toEqual({ days: [4, 3, 2], total: 7 });
+    expect(await page('skip=6&limit=3')).toEqual({ days: [1], total: 7 });
+    expect(await page('skip=9')).toEqual({ days: [], total: 7 });
+    expect((await get(`/api/songs/${song.id}/plays?limit=1001`)).statusCode).toBe(400);
   });
 
   it('answers an empty list for a song never played', async () => {

@@ -1,5 +1,5 @@
 import type { AgeCategory, Genre, Play, Song, SongUpdate, TimeWindow } from '@wcs/contract';
-import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials, songs } from '../db/schema.js';
 import type { JobQueue } from '../deps.js';
@@ -180,13 +180,19 @@ export async function deleteSong(
 }
 
 /** Every play of a song, newest first, with its event and social. */
-export async function listSongPlays(db: Db, songId: number): Promise<{ data: Play[]; total: number }> {
+/** A song's plays, newest first, a page at a time; total counts them all. */
+export async function listSongPlays(
+  db: Db,
+  songId: number,
+  page: { skip: number; limit: number },
+): Promise<{ data: Play[]; total: number }> {
   const [song] = await db.select({ id: songs.id }).from(songs).where(eq(songs.id, songId));
   if (!song) throw notFound('Song', songId);
   const rows = await db
     .select({
       play: plays,
       eventName: events.name,
+      eventDate: events.startDate,
       isFestival: events.isFestival,
       socialName: socials.name,
     })
@@ -194,12 +200,16 @@ export async function listSongPlays(db: Db, songId: number): Promise<{ data: Pla
     .innerJoin(events, eq(events.id, plays.eventId))
     .leftJoin(socials, eq(socials.id, plays.socialId))
     .where(eq(plays.songId, songId))
-    .orderBy(desc(plays.startedAt), desc(plays.id));
-  const data = rows.map(({ play, eventName, isFestival, socialName }) => ({
+    .orderBy(desc(plays.startedAt), desc(plays.id))
+    .offset(page.skip)
+    .limit(page.limit);
+  const [counted] = await db.select({ total: count() }).from(plays).where(eq(plays.songId, songId));
+  const data = rows.map(({ play, eventName, eventDate, isFestival, socialName }) => ({
     play_id: play.id,
     song_id: play.songId,
     event_id: play.eventId,
     event_name: eventName,
+    event_date: eventDate,
     is_festival: isFestival,
     social_id: play.socialId,
     social_name: socialName,
@@ -210,5 +220,5 @@ export async function listSongPlays(db: Db, songId: number): Promise<{ data: Pla
     confidence: play.confidence,
     recording_id: play.recordingId,
   }));
-  return { data, total: data.length };
+  return { data, total: counted?.total ?? 0 };
 }

@@ -74,6 +74,7 @@ export const API_ROUTES: {
   listRecordings: ['GET', '/recordings/', 'viewer'],
   recordingStats: ['GET', '/recordings/stats/summary', 'viewer'],
   getRecording: ['GET', '/recordings/:id', 'viewer'],
+  listRecordingSongs: ['GET', '/recordings/:id/songs', 'viewer'],
   uploadRecording: ['POST', '/recordings/upload', 'dj'],
   assignRecordingEvent: ['PATCH', '/recordings/:id/event', 'dj'],
   deleteRecording: ['DELETE', '/recordings/:id', 'dj'],

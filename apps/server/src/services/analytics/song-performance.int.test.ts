@@ -1,4 +1,6 @@
+import { SONG_TIMELINE_LIMIT } from '@wcs/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plays, songs } from '../../db/schema.js';
 import { type AnalyticsDataset, seedAnalyticsDataset } from '../../test/analytics-dataset.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 
@@ -81,6 +83,29 @@ describe('GET /api/analytics/song-performance/:id', () => {
       monthly_trend: [],
       timeline: [],
     });
+  });
+
+  it('carries the newest SONG_TIMELINE_LIMIT plays and counts them all', async () => {
+    const [song] = await t.deps.db
+      .insert(songs)
+      .values({ title: 'Anthem', artist: 'Everywhere', searchKey: 'anthem everywhere' })
+      .returning();
+    const count = SONG_TIMELINE_LIMIT + 5;
+    const at = (i: number) => new Date(Date.UTC(2026, 6, 10, 20) + i * 60_000);
+    await t.deps.db.insert(plays).values(
+      Array.from({ length: count }, (_, i) => ({
+        songId: song!.id,
+        eventId: d.events.summer,
+        startedAt: at(i),
+        source: 'manual',
+      })),
+    );
+    const body = (await get(`/api/analytics/song-performance/${song!.id}`)).json();
+    expect(body.total_plays).toBe(count);
+    expect(body.total_events).toBe(1);
+    expect(body.timeline).toHaveLength(SONG_TIMELINE_LIMIT);
+    expect(body.timeline[0].played_at).toBe(at(count - 1).toISOString());
+    expect(body.timeline.at(-1).played_at).toBe(at(5).toISOString());
   });
 
   it('answers 404 for an unknown song', async () => {

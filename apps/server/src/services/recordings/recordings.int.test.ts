@@ -4,6 +4,7 @@
  * deleting, and the live socket. The stored files are read from the folder or the bucket itself.
  */
 import fs from 'node:fs/promises';
+import { RECORDING_SONGS_LIMIT } from '@wcs/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
@@ -357,6 +358,59 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
       expect(
         (await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recording_id}` })).statusCode,
       ).toBe(404);
+    });
+  });
+
+  describe('recognised songs of a long recording', () => {
+    it('carries the first RECORDING_SONGS_LIMIT in play order and pages them all', async () => {
+      const { recording_id } = (await upload({ session_id: 'weekend-1', chunk_number: 0 })).json();
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({ name: 'Long Weekend', startDate: '2026-10-02', endDate: '2026-10-04', timezone: 'UTC' })
+        .returning();
+      const [song] = await t.deps.db
+        .insert(songs)
+        .values({ title: 'Loop', artist: 'Again', searchKey: 'loop again' })
+        .returning();
+      const total = RECORDING_SONGS_LIMIT + 3;
+      const at = (i: number) => new Date(Date.UTC(2026, 9, 2, 20) + i * 180_000);
+      // Inserted newest first, so that play order has to come from the times, not from the ids.
+      await t.deps.db.insert(plays).values(
+        Array.from({ length: total }, (_, k) => total - 1 - k).map((i) => ({
+          songId: song!.id,
+          eventId: event!.id,
+          recordingId: recording_id,
+          startedAt: at(i),
+          source: 'recording',
+        })),
+      );
+      const detail = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording_id}` })).json();
+      expect(detail.songs_recognized).toBe(total);
+      expect(detail.recognized_songs).toHaveLength(RECORDING_SONGS_LIMIT);
+      expect(detail.recognized_songs[0].timestamp).toBe(at(0).toISOString());
+      const listed = (await t.app.inject({ method: 'GET', url: '/api/recordings/?limit=1000' })).json();
+      const inList = listed.recordings.find((r: { recording_id: number }) => r.recording_id === recording_id);
+      expect([inList.songs_recognized, inList.recognized_songs.length]).toEqual([
+        total,
+        RECORDING_SONGS_LIMIT,
+      ]);
+
+      const page = async (query: string) => {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/api/recordings/${recording_id}/songs?${query}`,
+        });
+        expect(response.statusCode).toBe(200);
+        const body = response.json();
+        return { times: body.data.map((song: { timestamp: string }) => song.timestamp), total: body.total };
+      };
+      expect(await page(`skip=${RECORDING_SONGS_LIMIT}`)).toEqual({
+        times: [at(total - 3), at(total - 2), at(total - 1)].map((date) => date.toISOString()),
+        total,
+      });
+      expect(await page('limit=2')).toEqual({ times: [at(0).toISOString(), at(1).toISOString()], total });
+      const missing = await t.app.inject({ method: 'GET', url: '/api/recordings/777777/songs' });
+      expect(missing.statusCode).toBe(404);
     });
   });
 

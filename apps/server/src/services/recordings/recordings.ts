@@ -1,13 +1,15 @@
 import type { Readable } from 'node:stream';
 import {
   type Identity,
+  RECORDING_SONGS_LIMIT,
+  type RecognizedSong,
   type Recording,
   type RecordingStatsSummary,
   serverMessage,
   UploadMetadata,
   type UploadResult,
 } from '@wcs/contract';
-import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { DecodeError, measureDecodableAudio } from '../../audio/decode.js';
 import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
 import { ProgramStartError } from '../../audio/spawn-helper.js';
@@ -40,36 +42,111 @@ type RecordingRow = typeof recordings.$inferSelect;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const MB = 1024 * 1024;
 
-async function recognizedSongsOf(db: Db, recordingIds: number[]) {
-  if (recordingIds.length === 0) return new Map<number, Recording['recognized_songs']>();
-  const rows = await db
+/** The columns of a recognised song: the play and its song's title and artist. */
+const recognizedColumns = {
+  recordingId: plays.recordingId,
+  songId: plays.songId,
+  title: songs.title,
+  artist: songs.artist,
+  startedAt: plays.startedAt,
+  endedAt: plays.endedAt,
+  confidence: plays.confidence,
+};
+
+function toRecognizedSong(row: {
+  songId: number;
+  title: string;
+  artist: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  confidence: number | null;
+}): RecognizedSong {
+  return {
+    song_id: row.songId,
+    title: row.title,
+    artist: row.artist,
+    timestamp: row.startedAt.toISOString(),
+    ended_at: row.endedAt?.toISOString() ?? null,
+    confidence: row.confidence,
+  };
+}
+
+interface RecognizedOfRecording {
+  songs: RecognizedSong[];
+  total: number;
+}
+
+/**
+ * The first RECORDING_SONGS_LIMIT recognised songs of each recording, in play order, and how many
+ * it holds in all: a recording that ran for a whole weekend does not make every answer that lists
+ * it carry hundreds of songs (GET /recordings/{id}/songs pages them).
+ */
+async function recognizedSongsOf(
+  db: Db,
+  recordingIds: number[],
+): Promise<Map<number, RecognizedOfRecording>> {
+  const byRecording = new Map<number, RecognizedOfRecording>();
+  if (recordingIds.length === 0) return byRecording;
+  const ranked = db
     .select({
+      id: plays.id,
       recordingId: plays.recordingId,
       songId: plays.songId,
-      title: songs.title,
-      artist: songs.artist,
       startedAt: plays.startedAt,
       endedAt: plays.endedAt,
       confidence: plays.confidence,
+      rank: sql<number>`row_number() over (partition by ${plays.recordingId} order by ${plays.startedAt}, ${plays.id})`.as(
+        'rank',
+      ),
+      total: sql<number>`count(*) over (partition by ${plays.recordingId})`.as('total'),
     })
     .from(plays)
-    .innerJoin(songs, eq(songs.id, plays.songId))
     .where(inArray(plays.recordingId, recordingIds))
-    .orderBy(plays.startedAt, plays.id);
-  const byRecording = new Map<number, Recording['recognized_songs']>();
+    .as('ranked');
+  const rows = await db
+    .select({
+      recordingId: ranked.recordingId,
+      songId: ranked.songId,
+      title: songs.title,
+      artist: songs.artist,
+      startedAt: ranked.startedAt,
+      endedAt: ranked.endedAt,
+      confidence: ranked.confidence,
+      total: ranked.total,
+    })
+    .from(ranked)
+    .innerJoin(songs, eq(songs.id, ranked.songId))
+    .where(lte(ranked.rank, RECORDING_SONGS_LIMIT))
+    .orderBy(ranked.startedAt, ranked.id);
   for (const row of rows) {
-    const list = byRecording.get(row.recordingId ?? 0) ?? [];
-    list.push({
-      song_id: row.songId,
-      title: row.title,
-      artist: row.artist,
-      timestamp: row.startedAt.toISOString(),
-      ended_at: row.endedAt?.toISOString() ?? null,
-      confidence: row.confidence,
-    });
-    byRecording.set(row.recordingId ?? 0, list);
+    const id = row.recordingId ?? 0;
+    const entry = byRecording.get(id) ?? { songs: [], total: Number(row.total) };
+    entry.songs.push(toRecognizedSong(row));
+    byRecording.set(id, entry);
   }
   return byRecording;
+}
+
+/** A recording's recognised songs in play order, a page at a time. */
+export async function listRecordingSongs(
+  db: Db,
+  id: number,
+  page: { skip: number; limit: number },
+): Promise<{ data: RecognizedSong[]; total: number }> {
+  const [recording] = await db.select({ id: recordings.id }).from(recordings).where(eq(recordings.id, id));
+  if (!recording) throw notFound('Recording', id);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(recognizedColumns)
+      .from(plays)
+      .innerJoin(songs, eq(songs.id, plays.songId))
+      .where(eq(plays.recordingId, id))
+      .orderBy(plays.startedAt, plays.id)
+      .offset(page.skip)
+      .limit(page.limit),
+    db.select({ total: count() }).from(plays).where(eq(plays.recordingId, id)),
+  ]);
+  return { data: rows.map(toRecognizedSong), total: counted?.total ?? 0 };
 }
 
 interface RecordingSelection {
@@ -94,7 +171,7 @@ function createdBy(row: RecordingSelection): Recording['created_by'] {
   return null;
 }
 
-function toRecording(selection: RecordingSelection, recognized: Recording['recognized_songs']): Recording {
+function toRecording(selection: RecordingSelection, recognized: RecognizedOfRecording): Recording {
   const row = selection.recording;
   const eventName = selection.eventName;
   return {
@@ -109,11 +186,11 @@ function toRecording(selection: RecordingSelection, recognized: Recording['recog
     duration_minutes: round2(row.durationSeconds / 60),
     file_size_mb: round2(row.sizeBytes / MB),
     chunk_count: row.chunkCount,
-    songs_recognized: recognized.length,
+    songs_recognized: recognized.total,
     event_id: row.eventId,
     event_name: eventName,
     source: row.source,
-    recognized_songs: recognized,
+    recognized_songs: recognized.songs,
     created_by: createdBy(selection),
   };
 }
@@ -123,7 +200,7 @@ async function loadRecordings(db: Db, rows: RecordingSelection[]) {
     db,
     rows.map((row) => row.recording.id),
   );
-  return rows.map((row) => toRecording(row, recognized.get(row.recording.id) ?? []));
+  return rows.map((row) => toRecording(row, recognized.get(row.recording.id) ?? { songs: [], total: 0 }));
 }
 
 export interface RecordingListFilter {

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
+import { TableScroll } from '../../components/table-scroll';
 import { errorMessage } from '../../lib/api';
 import { byTimeWindow, formatMetric } from './lib/progression';
 import { useTimeWindowCharacteristics } from './queries';
@@ -32,7 +33,7 @@ export function TimeWindowTable() {
         ) : rows.length === 0 ? (
           <EmptyState title="No time window data available" />
         ) : (
-          <div className="overflow-x-auto">
+          <TableScroll label="Time window characteristics table">
             <table className="table table-sm">
               <thead>
                 <tr>
@@ -59,7 +60,7 @@ export function TimeWindowTable() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </div>
     </section>

@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-query';
 import { RECORDING, RECORDING_SOURCE_BROWSER } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
+import { useMorePages } from '../../lib/more-pages';
 import { settingsOptions } from '../../lib/settings';
 import { makerQuery } from './made-by';
 
@@ -138,4 +139,11 @@ export function useProcessRecording() {
     mutationFn: (recordingId: number) => apiCall('processRecording', { params: { id: recordingId } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: recordingKeys.all }),
   });
+}
+
+/** The recognised songs of a recording beyond those its answer carries (RECORDING_SONGS_LIMIT). */
+export function useMoreRecordingSongs(recordingId: number, from: number) {
+  return useMorePages(recordingKeys.detail(recordingId), from, (skip, signal) =>
+    apiCall('listRecordingSongs', { params: { id: recordingId }, query: { skip, limit: 200 } }, { signal }),
+  );
 }

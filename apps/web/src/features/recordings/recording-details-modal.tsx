@@ -1,10 +1,10 @@
-import type { Recording } from '@wcs/contract';
+import type { RecognizedSong, Recording } from '@wcs/contract';
 import { Badge } from '../../components/badge';
 import { ErrorCard } from '../../components/error-card';
 import { Modal } from '../../components/modal';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
-import { useRecording } from './queries';
+import { useMoreRecordingSongs, useRecording } from './queries';
 import { formatMegabytes, formatMinutes, formatTimeOfDay, recordingStatus } from './recording-status';
 
 interface RecordingDetailsModalProps {
@@ -71,26 +71,45 @@ export function RecordingDetailsModal({ recording, onClose }: RecordingDetailsMo
               onRetry={() => void detail.refetch()}
             />
           )}
-          <div>
-            <h3 className="mb-2 font-semibold">Recognised Songs ({shown.recognized_songs.length})</h3>
-            {shown.recognized_songs.length === 0 ? (
-              <p className="text-base-content/60 text-sm">No songs recognised in this recording.</p>
-            ) : (
-              <ul className="max-h-72 divide-y divide-base-300 overflow-y-auto" aria-label="Recognised songs">
-                {shown.recognized_songs.map((song) => (
-                  <li key={`${song.song_id}-${song.timestamp}`} className="flex justify-between gap-3 py-2">
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">{song.title}</p>
-                      <p className="truncate text-base-content/70 text-sm">{song.artist}</p>
-                    </div>
-                    <span className="shrink-0 font-mono text-sm">{formatTimeOfDay(song.timestamp)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <RecognisedSongs recording={shown} />
         </>
       )}
     </Modal>
+  );
+}
+
+/** The recording's songs in play order: those its answer carries, then more pages on request. */
+function RecognisedSongs({ recording }: { recording: Recording }) {
+  const embedded = recording.recognized_songs;
+  const more = useMoreRecordingSongs(recording.recording_id, embedded.length);
+  const listed: RecognizedSong[] = [...embedded, ...more.items];
+  const total = recording.songs_recognized;
+  return (
+    <div>
+      <h3 className="mb-2 font-semibold">Recognised Songs ({total})</h3>
+      {listed.length === 0 ? (
+        <p className="text-base-content/60 text-sm">No songs recognised in this recording.</p>
+      ) : (
+        <ul className="max-h-72 divide-y divide-base-300 overflow-y-auto" aria-label="Recognised songs">
+          {listed.map((song) => (
+            <li key={`${song.song_id}-${song.timestamp}`} className="flex justify-between gap-3 py-2">
+              <div className="min-w-0">
+                <p className="truncate font-medium">{song.title}</p>
+                <p className="truncate text-base-content/70 text-sm">{song.artist}</p>
+              </div>
+              <span className="shrink-0 font-mono text-sm">{formatTimeOfDay(song.timestamp)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {more.error && (
+        <p className="mt-2 text-error text-sm">Could not load more songs: {errorMessage(more.error)}</p>
+      )}
+      {listed.length < total && (
+        <button type="button" className="btn btn-sm mt-2" onClick={more.loadMore} disabled={more.isLoading}>
+          {more.isLoading ? 'Loading...' : `Show more (${listed.length} of ${total} shown)`}
+        </button>
+      )}
+    </div>
   );
 }

@@ -62,17 +62,23 @@ export function SettingsPage() {
           <ReadOnlySettings settings={settings.data} />
         </>
       )}
-      <DownloadProvidersSection />
-      <section aria-labelledby="settings-system-status" className="space-y-3">
-        <h3 id="settings-system-status" className="font-semibold text-lg">
-          System status
-        </h3>
-        <SystemStatusList />
-      </section>
-      {isUser && <ChangePasswordSection />}
-      {canManageUsers && <UsersSection />}
-      {canManageTokens && <TokensSection />}
-      {canReadAudit && <AuditSection />}
+      {/* What follows waits for the settings above it: drawn earlier, it would be pushed down the
+          screen when the settings arrive (a layout shift of 0.58 on a phone). */}
+      {!settings.isPending && (
+        <>
+          <DownloadProvidersSection />
+          <section aria-labelledby="settings-system-status" className="space-y-3">
+            <h3 id="settings-system-status" className="font-semibold text-lg">
+              System status
+            </h3>
+            <SystemStatusList />
+          </section>
+          {isUser && <ChangePasswordSection />}
+          {canManageUsers && <UsersSection />}
+          {canManageTokens && <TokensSection />}
+          {canReadAudit && <AuditSection />}
+        </>
+      )}
     </div>
   );
 }

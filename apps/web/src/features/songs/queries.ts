@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-query';
 import type { Song } from '@wcs/contract';
 import { apiCall } from '../../lib/api';
+import { useMorePages } from '../../lib/more-pages';
 import { NO_FILTERS, type SongFilters, songListQuery } from './lib/song-filters';
 
 const songsOptions = (filters: SongFilters, page: number) => {
@@ -119,4 +120,11 @@ export function useLookupSongMetadata(songId: number) {
       void queryClient.invalidateQueries({ queryKey: ['analytics', 'spotify-popularity', songId] });
     },
   });
+}
+
+/** A song's plays beyond the newest ones its performance answer carries (SONG_TIMELINE_LIMIT). */
+export function useMoreSongPlays(songId: number, from: number) {
+  return useMorePages(['analytics', 'song-performance', songId], from, (skip, signal) =>
+    apiCall('listSongPlays', { params: { id: songId }, query: { skip, limit: 200 } }, { signal }),
+  );
 }

@@ -17,7 +17,13 @@ import { formatKey } from './lib/camelot';
 import { overplayTone, playsPerEvent } from './lib/overplay-tone';
 import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
 import { analysisStatus } from './lib/song-filters';
-import { useMetadataProviders, useSong, useSongPerformance, useSpotifyPopularity } from './queries';
+import {
+  useMetadataProviders,
+  useMoreSongPlays,
+  useSong,
+  useSongPerformance,
+  useSpotifyPopularity,
+} from './queries';
 import { SongMetadataSection } from './song-metadata';
 
 export interface SongModalProps {
@@ -126,25 +132,28 @@ function SongDetails({ song: listed }: { song: Song }) {
         />
       </ChartCard>
 
-      {stats && <PlayHistory timeline={stats.timeline} />}
+      {stats && <PlayHistory songId={song.song_id} timeline={stats.timeline} total={stats.total_plays} />}
     </>
   );
 }
 
 type Timeline = NonNullable<ReturnType<typeof useSongPerformance>['data']>['timeline'];
 
-function PlayHistory({ timeline }: { timeline: Timeline }) {
+/** The newest plays the performance answer carries, then older ones a page at a time on request. */
+function PlayHistory({ songId, timeline, total }: { songId: number; timeline: Timeline; total: number }) {
   const titleId = useId();
+  const more = useMoreSongPlays(songId, timeline.length);
+  const listed = [...timeline, ...more.items.map((play) => ({ ...play, played_at: play.started_at }))];
   return (
     <section aria-labelledby={titleId} className="space-y-2">
       <h3 id={titleId} className="font-semibold">
         Play History
       </h3>
-      {timeline.length === 0 ? (
+      {listed.length === 0 ? (
         <p className="text-base-content/60 text-sm">No plays recorded yet</p>
       ) : (
         <ul className="max-h-64 divide-y divide-base-300 overflow-y-auto rounded-box border border-base-300">
-          {timeline.map((play) => (
+          {listed.map((play) => (
             <li
               key={`${play.played_at}-${play.event_name}`}
               className="flex flex-wrap items-center gap-2 px-3 py-2"
@@ -166,6 +175,14 @@ function PlayHistory({ timeline }: { timeline: Timeline }) {
             </li>
           ))}
         </ul>
+      )}
+      {more.error && (
+        <p className="text-error text-sm">Could not load more plays: {errorMessage(more.error)}</p>
+      )}
+      {listed.length < total && (
+        <button type="button" className="btn btn-sm" onClick={more.loadMore} disabled={more.isLoading}>
+          {more.isLoading ? 'Loading...' : `Show older plays (${listed.length} of ${total} shown)`}
+        </button>
       )}
     </section>
   );
