@@ -57,6 +57,7 @@ import {
   SettingsUpdate,
   Social,
   Song,
+  SongFilterQuery,
   SongPerformance,
   SongUpdate,
   SpotifyPopularity,
@@ -124,9 +125,7 @@ const IdList = z
 
 export const SongListQuery = Pagination.extend({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
-  genre: GenreSchema.optional(),
-  age_category: AgeCategorySchema.optional(),
-  has_file: QueryBool.optional(),
+  ...SongFilterQuery.shape,
 });
 
 export const RecordingListQuery = Pagination.extend({
@@ -959,7 +958,7 @@ export const api = {
     query: InteropExportQuery,
     response: z.string(),
     summary:
-      "A generated playlist, or the whole library with its analysed BPM and key, as a DJ program's file",
+      "A generated playlist, an event's played songs or the library (narrowed by the Songs filters) with its analysed BPM and key, as a DJ program's file",
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { CreatedBy } from './accounts.js';
-import { DateOnly, DbId, Timestamp } from './common.js';
+import { DateOnly, DbId, QueryBool, Timestamp } from './common.js';
 import {
   AGE_CATEGORIES,
   DOWNLOAD_ATTEMPT_OUTCOMES,
   DOWNLOAD_PROVIDER_NAMES,
   DOWNLOAD_STATUSES,
+  ENERGY_BANDS,
+  type EnergyBand,
   GENRES,
+  POPULARITY_BANDS,
+  type PopularityBand,
   REVIEW_ACTIONS,
   REVIEWED_ACTIONS,
   SETTINGS_RANGES,
@@ -19,6 +23,24 @@ export const GenreSchema = z.enum(GENRES);
 export const AgeCategorySchema = z.enum(AGE_CATEGORIES);
 /** 0-1000 scale of energy, danceability and valence. */
 export const Scale1000 = z.number().min(0).max(1000);
+
+/**
+ * The Songs screen's filters as a query (docs/api.md, "Song filters"): the list's own three, the
+ * three bands, analysis state and a search in title and artist. A list of songs exported for DJ
+ * software takes the same filters, so an export holds what the screen shows.
+ */
+export const SongFilterQuery = z.object({
+  genre: GenreSchema.optional(),
+  age_category: AgeCategorySchema.optional(),
+  has_file: QueryBool.optional(),
+  energy: z.enum(Object.keys(ENERGY_BANDS) as [EnergyBand, ...EnergyBand[]]).optional(),
+  /** analyzed: analysed; pending: a file not analysed yet. */
+  analysis: z.enum(['analyzed', 'pending']).optional(),
+  popularity: z.enum(Object.keys(POPULARITY_BANDS) as [PopularityBand, ...PopularityBand[]]).optional(),
+  /** Text found in the title or the artist, ignoring case and accents. */
+  q: z.string().trim().min(1).max(200).optional(),
+});
+export type SongFilterQuery = z.infer<typeof SongFilterQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Events and socials

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DbId, Id } from './common.js';
+import { SongFilterQuery } from './entities.js';
 
 /**
  * Importing a DJ program's library and history, and exporting songs back to it (docs/interop.md,
@@ -247,9 +248,11 @@ const ExportMappings = z
   })
   .pipe(z.array(PathMapping).max(50));
 
-export const InteropExportQuery = z.object({
-  /** One generated playlist; without it, the whole library with its analysis. */
+export const InteropExportQuery = SongFilterQuery.extend({
+  /** One generated playlist; without it (and without event_id), the whole library with its analysis. */
   playlist_id: Id.optional(),
+  /** The songs played at one event, in the order of their first play there. */
+  event_id: Id.optional(),
   /** Rewrites the server's paths for the DJ's computer: `map=/srv/music/=C:/Music/`. */
   map: ExportMappings.optional(),
 });

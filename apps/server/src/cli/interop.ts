@@ -34,6 +34,7 @@ interface ImportCliOptions extends DataDirOptions {
 
 interface ExportCliOptions extends DataDirOptions {
   playlist?: number;
+  event?: number;
   out: string;
   map: PathMapping[];
 }
@@ -184,7 +185,7 @@ async function importCommand(target: string, options: ImportCliOptions): Promise
   }
 }
 
-/** `wcs export <format> --out FILE`: a playlist, or the whole library, as a DJ program's file. */
+/** `wcs export <format> --out FILE`: a playlist, an event's played songs or the whole library, as a DJ program's file. */
 async function exportCommand(format: DjExportFormat, options: ExportCliOptions): Promise<void> {
   const [{ exportSongs }, { AppError }] = await Promise.all([
     import('../services/interop/export.js'),
@@ -194,6 +195,7 @@ async function exportCommand(format: DjExportFormat, options: ExportCliOptions):
     try {
       return await exportSongs(db, format, {
         ...(options.playlist !== undefined ? { playlistId: options.playlist } : {}),
+        ...(options.event !== undefined ? { eventId: options.event } : {}),
         mappings: options.map,
       });
     } catch (error) {
@@ -273,6 +275,7 @@ export function registerInteropCommands(program: Command): void {
       ).choices(DJ_EXPORT_FORMATS),
     )
     .option('--playlist <id>', 'the generated playlist to write (default: the whole library)', parseId)
+    .option('--event <id>', 'the songs played at this event, in the order of their first play', parseId)
     .requiredOption('--out <file>', 'where to write the file')
     .option(
       '--map <from=to>',

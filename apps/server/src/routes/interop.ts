@@ -101,9 +101,12 @@ export async function interopRoutes(app: FastifyInstance, deps: AppDeps) {
     handler: async (request, reply) => {
       const { format } = request.params as z.output<typeof exported.params>;
       const query = request.query as z.output<typeof exported.query>;
+      const { playlist_id, event_id, map, ...filter } = query;
       const file = await exportSongs(deps.db, format, {
-        ...(query.playlist_id !== undefined ? { playlistId: query.playlist_id } : {}),
-        ...(query.map ? { mappings: query.map } : {}),
+        ...(playlist_id !== undefined ? { playlistId: playlist_id } : {}),
+        ...(event_id !== undefined ? { eventId: event_id } : {}),
+        ...(map ? { mappings: map } : {}),
+        filter,
       });
       return reply
         .type(file.contentType)

@@ -333,6 +333,46 @@ describe('GET /api/songs/', () => {
   });
 });
 
+describe('GET /api/songs/ with the screen filters', () => {
+  it('filters by energy and popularity band, analysis state and text, over the whole library', async () => {
+    const analysed = new Date('2026-01-01T00:00:00Z');
+    const high = await insertSong({
+      title: 'Höch',
+      artist: 'A',
+      energyLevel: 700,
+      spotifyPopularity: 90,
+      analyzedAt: analysed,
+      filePath: '/m/a.mp3',
+      filePresent: true,
+    });
+    const mid = await insertSong({
+      title: 'Middle',
+      artist: 'B',
+      energyLevel: 699,
+      spotifyPopularity: 89,
+      filePath: '/m/b.mp3',
+      filePresent: true,
+    });
+    const low = await insertSong({ title: 'Low', artist: 'C', energyLevel: 399, spotifyPopularity: 59 });
+    await insertSong({ title: 'Unknown', artist: 'D' });
+    const list = async (query: string) => {
+      const response = await get(`/api/songs/?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return ids(response.json()).sort((a, b) => a - b);
+    };
+    expect(await list('energy=high')).toEqual([high.id]);
+    expect(await list('energy=mid')).toEqual([mid.id]);
+    expect(await list('energy=low')).toEqual([low.id]);
+    expect(await list('popularity=hot')).toEqual([high.id]);
+    expect(await list('popularity=popular')).toEqual([mid.id]);
+    expect(await list('popularity=niche')).toEqual([low.id]);
+    expect(await list('analysis=analyzed')).toEqual([high.id]);
+    expect(await list('analysis=pending')).toEqual([mid.id]);
+    expect(await list('q=hoch')).toEqual([high.id]);
+    expect((await get('/api/songs/?energy=loud')).statusCode).toBe(400);
+  });
+});
+
 describe('GET /api/songs/search', () => {
   it('finds titles and artists ignoring case and accents', async () => {
     const halo = await insertSong({ title: 'Halo', artist: 'Beyoncé' });

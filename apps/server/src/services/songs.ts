@@ -1,5 +1,30 @@
-import type { AgeCategory, Genre, Play, Song, SongUpdate, TimeWindow } from '@wcs/contract';
-import { and, asc, count, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import {
+  type AgeCategory,
+  ENERGY_BANDS,
+  type Genre,
+  type Play,
+  POPULARITY_BANDS,
+  type Song,
+  type SongFilterQuery,
+  type SongUpdate,
+  type TimeWindow,
+} from '@wcs/contract';
+import {
+  and,
+  asc,
+  between,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { events, plays, socials, songs } from '../db/schema.js';
 import type { JobQueue } from '../deps.js';
@@ -11,12 +36,11 @@ import { scheduleScoreRecompute } from './recompute-schedule.js';
 
 export type SongRow = typeof songs.$inferSelect;
 
-export interface SongListQuery {
+export type SongFilter = { [K in keyof SongFilterQuery]?: SongFilterQuery[K] | undefined };
+
+export interface SongListQuery extends SongFilter {
   skip: number;
   limit: number;
-  genre?: Genre | undefined;
-  age_category?: AgeCategory | undefined;
-  has_file?: boolean | undefined;
 }
 
 /**
@@ -76,13 +100,35 @@ export function ageCategoryCondition(category: AgeCategory, today: string = loca
 
 const songOrder = [asc(songs.artist), asc(songs.title), asc(songs.id)];
 
+/**
+ * The Songs screen's filters as one condition on `songs` (undefined: every song). The bands are
+ * the contract's ENERGY_BANDS and POPULARITY_BANDS; a song without the value is in no band.
+ */
+export function songFilterCondition(filter: SongFilter, today: string = localDate()): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.genre) conditions.push(eq(songs.genre, filter.genre));
+  if (filter.age_category) conditions.push(ageCategoryCondition(filter.age_category, today));
+  if (filter.has_file !== undefined) conditions.push(eq(songs.filePresent, filter.has_file));
+  if (filter.energy) {
+    const band = ENERGY_BANDS[filter.energy];
+    // Bands meet at whole numbers (399 | 400); a stored value is a whole number too.
+    conditions.push(between(songs.energyLevel, band.min, band.max));
+  }
+  if (filter.popularity) {
+    const band = POPULARITY_BANDS[filter.popularity];
+    conditions.push(between(songs.spotifyPopularity, band.min, band.max));
+  }
+  if (filter.analysis === 'analyzed') conditions.push(isNotNull(songs.analyzedAt));
+  if (filter.analysis === 'pending')
+    conditions.push(and(isNull(songs.analyzedAt), eq(songs.filePresent, true))!);
+  // strpos, not LIKE: the needle is plain text, its % and _ are not wildcards.
+  if (filter.q) conditions.push(sql`strpos(${songs.searchKey}, ${foldText(filter.q)}) > 0`);
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
 export async function listSongs(db: Db, query: SongListQuery): Promise<{ data: Song[]; total: number }> {
   const today = localDate();
-  const conditions: SQL[] = [];
-  if (query.genre) conditions.push(eq(songs.genre, query.genre));
-  if (query.age_category) conditions.push(ageCategoryCondition(query.age_category, today));
-  if (query.has_file !== undefined) conditions.push(eq(songs.filePresent, query.has_file));
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const where = songFilterCondition(query, today);
   const [rows, total] = await Promise.all([
     db
       .select(songWithPlayCount)
@@ -102,9 +148,7 @@ export async function searchSongs(
   query: { q: string; limit: number },
 ): Promise<{ data: Song[]; total: number }> {
   const today = localDate();
-  const needle = foldText(query.q);
-  // strpos, not LIKE: the needle is plain text, its % and _ are not wildcards.
-  const where = sql`strpos(${songs.searchKey}, ${needle}) > 0`;
+  const where = songFilterCondition({ q: query.q }, today);
   const [rows, total] = await Promise.all([
     db
       .select(songWithPlayCount)

@@ -1,12 +1,12 @@
 import { ChevronDown, FileDown } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { EXPORT_FORMATS, exportUrl } from '../lib/dj-formats';
+import { EXPORT_FORMATS, type ExportSelection, exportUrl } from '../lib/dj-formats';
 
 export interface ExportMenuProps {
   /** What is exported, for the button's and links' names: a playlist's name, or 'the whole library'. */
   subject: string;
-  /** One generated playlist; without it, the whole library. */
-  playlistId?: number;
+  /** One generated playlist, an event's played songs, the Songs filters; nothing: the whole library. */
+  selection?: ExportSelection;
   /** The button's visible text. Default 'Export'. */
   label?: string;
   /** The button's accessible name, holding its visible text. Default '{label} {subject}'. */
@@ -25,7 +25,7 @@ export interface ExportMenuProps {
  */
 export function ExportMenu({
   subject,
-  playlistId,
+  selection,
   label = 'Export',
   buttonName = `${label} ${subject}`,
   size = 'sm',
@@ -82,7 +82,7 @@ export function ExportMenu({
         {EXPORT_FORMATS.map(({ format, label: formatName }) => (
           <li key={format}>
             <a
-              href={exportUrl(format, playlistId)}
+              href={exportUrl(format, selection)}
               download
               aria-label={`${formatName} of ${subject}`}
               onClick={() => setIsOpen(false)}

@@ -18,7 +18,9 @@ describe('the export formats', () => {
 
 describe('exportUrl', () => {
   it('is the export call of one playlist, or of the whole library without one', () => {
-    expect(exportUrl('rekordbox-xml', 12)).toBe('/api/interop/export/rekordbox-xml?playlist_id=12');
+    expect(exportUrl('rekordbox-xml', { playlist_id: 12 })).toBe(
+      '/api/interop/export/rekordbox-xml?playlist_id=12',
+    );
     expect(exportUrl('csv')).toBe('/api/interop/export/csv');
   });
 });

@@ -1,5 +1,5 @@
 import type { DjExportFormat } from '@wcs/contract';
-import { buildUrl } from './api';
+import { type ApiRequest, buildUrl } from './api';
 import { API_ROUTES } from './api-routes';
 
 /**
@@ -27,10 +27,14 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = (
   Object.keys(EXPORT_FORMAT_LABELS) as DjExportFormat[]
 ).map((format) => ({ format, label: EXPORT_FORMAT_LABELS[format] }));
 
+/** What an export holds: one playlist, an event's played songs, or the library; the Songs filters narrow any of them. */
+export type ExportSelection = Omit<ApiRequest<'exportInterop'>['query'] & object, 'map'>;
+
 /**
- * GET /api/interop/export/{format}: one generated playlist, or the whole library without one. A
- * plain link downloads it (the session cookie goes along; the server names the file).
+ * GET /api/interop/export/{format}: a generated playlist, an event's played songs, or the whole
+ * library, narrowed by the Songs filters. A plain link downloads it (the session cookie goes
+ * along; the server names the file).
  */
-export function exportUrl(format: DjExportFormat, playlistId?: number): string {
-  return buildUrl(API_ROUTES.exportInterop[1], { format }, { playlist_id: playlistId });
+export function exportUrl(format: DjExportFormat, selection: ExportSelection = {}): string {
+  return buildUrl(API_ROUTES.exportInterop[1], { format }, selection);
 }

@@ -1,7 +1,7 @@
 import type { DjExportFormat, PathMapping } from '@wcs/contract';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, min, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { playlistSongs, playlists, songs } from '../../db/schema.js';
+import { events, playlistSongs, playlists, plays, songs } from '../../db/schema.js';
 import {
   DJ_FILE_EXTENSIONS,
   DJ_WRITERS,
@@ -10,12 +10,14 @@ import {
   seratoCrateFileName,
 } from '../../providers/dj-software/index.js';
 import { keyNameOfTraktorIndex, traktorKeyIndex } from '../../providers/dj-software/keys.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { type SongFilter, songFilterCondition } from '../songs.js';
 import { mapServerPath } from './path-mapping.js';
 
 /**
- * Songs written back for a DJ program (docs/interop.md, "Exporting"): one generated playlist, or
- * the whole library, with the analysed BPM and key, each song's play count in the product, and
+ * Songs written back for a DJ program (docs/interop.md, "Exporting"): one generated playlist, the
+ * songs played at one event, or the whole library, any of them narrowed by the Songs screen's
+ * filters, with the analysed BPM and key, each song's play count in the product, and
  * its file's path on this server, rewritten by `mappings` for the DJ's computer. Formats that
  * find tracks by their file (rekordbox, Traktor, crates, M3U) leave out songs without a file;
  * CSV keeps them. The whole library in rekordbox XML and Traktor NML carries the active generated
@@ -51,14 +53,41 @@ const safeFileName = (name: string) =>
     .join('')
     .trim() || 'wcs';
 
+export interface ExportSelection {
+  /** One generated playlist, in its order. */
+  playlistId?: number;
+  /** The songs played at one event, in the order of their first play there. */
+  eventId?: number;
+  /** The Songs screen's filters, narrowing whichever list is exported. */
+  filter?: SongFilter;
+  mappings?: readonly PathMapping[];
+}
+
+/** A short description of the filters for the list's name: 'Pop, new, high energy'. */
+function filterLabel(filter: SongFilter): string {
+  const parts = [
+    filter.genre,
+    filter.age_category,
+    filter.energy && `${filter.energy} energy`,
+    filter.popularity,
+    filter.analysis,
+    filter.has_file === undefined ? undefined : filter.has_file ? 'with file' : 'without file',
+    filter.q && `"${filter.q}"`,
+  ].filter((part): part is string => Boolean(part));
+  return parts.join(', ');
+}
+
 export async function exportSongs(
   db: Db,
   format: DjExportFormat,
-  options: { playlistId?: number; mappings?: readonly PathMapping[] } = {},
+  options: ExportSelection = {},
 ): Promise<ExportedFile> {
   const mappings = options.mappings ?? [];
+  if (options.playlistId !== undefined && options.eventId !== undefined) {
+    throw badRequest('Export one playlist or one event, not both', 'querystring.event_id');
+  }
   let listName = 'WCS library';
-  let songFilter = sql`true`;
+  const conditions: SQL[] = [];
   let order: number[] | null = null;
   if (options.playlistId !== undefined) {
     const [playlist] = await db.select().from(playlists).where(eq(playlists.id, options.playlistId));
@@ -70,8 +99,32 @@ export async function exportSongs(
       .where(eq(playlistSongs.playlistId, playlist.id))
       .orderBy(asc(playlistSongs.position));
     order = rows.map((row) => row.songId);
-    songFilter = sql`${songs.id} in (select song_id from playlist_songs where playlist_id = ${playlist.id})`;
+    conditions.push(
+      sql`${songs.id} in (select song_id from playlist_songs where playlist_id = ${playlist.id})`,
+    );
   }
+  if (options.eventId !== undefined) {
+    const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, options.eventId));
+    if (!event) throw notFound('Event', options.eventId);
+    listName = `${event.name} (played)`;
+    const firstPlay = min(plays.startedAt);
+    const rows = await db
+      .select({ songId: plays.songId })
+      .from(plays)
+      .where(eq(plays.eventId, options.eventId))
+      .groupBy(plays.songId)
+      .orderBy(asc(firstPlay), asc(plays.songId));
+    order = rows.map((row) => row.songId);
+    conditions.push(sql`${songs.id} in (select song_id from plays where event_id = ${options.eventId})`);
+  }
+  const filter = options.filter ?? {};
+  const filtered = songFilterCondition(filter);
+  if (filtered) {
+    conditions.push(filtered);
+    const label = filterLabel(filter);
+    if (label) listName = `${listName} (${label})`;
+  }
+  const songFilter = conditions.length > 0 ? and(...conditions)! : sql`true`;
 
   const rows = await db
     .select({
@@ -108,7 +161,11 @@ export async function exportSongs(
 
   let lists: DjPlaylist[] = [];
   if (order) {
-    lists = [{ name: listName, path: [], trackKeys: order.map(String) }];
+    // A filter may have left out some of the list's songs: the list names only those exported.
+    const exported = new Set(rows.map((row) => row.id));
+    lists = [{ name: listName, path: [], trackKeys: order.filter((id) => exported.has(id)).map(String) }];
+  } else if (filtered) {
+    lists = [{ name: listName, path: [], trackKeys: rows.map((row) => String(row.id)) }];
   } else if (format === 'rekordbox-xml' || format === 'traktor-nml') {
     const active = await db
       .select({ id: playlists.id, name: playlists.name })
@@ -129,7 +186,8 @@ export async function exportSongs(
   }
 
   const writer = DJ_WRITERS[format]!;
-  const content = writer.write({ tracks, playlists: lists }, order ? { listName } : {});
+  const isOneList = order !== null || filtered !== undefined;
+  const content = writer.write({ tracks, playlists: lists }, isOneList ? { listName } : {});
   const fileName =
     format === 'serato-crate'
       ? seratoCrateFileName([], safeFileName(listName))

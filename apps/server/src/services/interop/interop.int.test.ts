@@ -705,4 +705,85 @@ describe('export', () => {
     // Nothing the export needed was stored.
     expect(await t.deps.db.select({ n: sql<number>`count(*)::int` }).from(importedPlays)).toEqual([{ n: 0 }]);
   });
+
+  it("writes an event's played songs in the order of their first play, narrowed by the Songs filters", async () => {
+    const file = (name: string) => ({ filePath: `/srv/music/${name}.mp3`, filePresent: true });
+    const slow = await addSong({
+      title: 'Slow Burn',
+      artist: 'Kacey',
+      genre: 'Contemporary',
+      energyLevel: 300,
+      ...file('slow'),
+    });
+    const pop = await addSong({
+      title: 'Levitating',
+      artist: 'Dua',
+      genre: 'Pop',
+      energyLevel: 820,
+      ...file('lev'),
+    });
+    const popLow = await addSong({
+      title: 'Lovely',
+      artist: 'Billie',
+      genre: 'Pop',
+      energyLevel: 350,
+      ...file('lovely'),
+    });
+    const unplayed = await addSong({
+      title: 'Elsewhere',
+      artist: 'Other',
+      genre: 'Pop',
+      energyLevel: 900,
+      ...file('else'),
+    });
+    const night = await addEvent('Friday Social', '2026-05-01', '2026-05-01');
+    const other = await addEvent('Other Night', '2026-05-08', '2026-05-08');
+    const at = (hhmm: string) => new Date(`2026-05-01T${hhmm}:00Z`);
+    await t.deps.db.insert(plays).values([
+      { songId: pop.id, eventId: night.id, startedAt: at('19:10'), source: 'manual' },
+      { songId: slow.id, eventId: night.id, startedAt: at('19:00'), source: 'manual' },
+      { songId: popLow.id, eventId: night.id, startedAt: at('19:20'), source: 'manual' },
+      { songId: pop.id, eventId: night.id, startedAt: at('21:00'), source: 'manual' },
+      {
+        songId: unplayed.id,
+        eventId: other.id,
+        startedAt: new Date('2026-05-08T20:00:00Z'),
+        source: 'manual',
+      },
+    ]);
+    const exported = async (query: string) => {
+      const response = await t.injectAs('viewer', {
+        method: 'GET',
+        url: `/api/interop/export/m3u8?${query}`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const list = DJ_READERS.m3u8.read(response.body);
+      return {
+        name: response.headers['content-disposition'],
+        titles: list.tracks.map((track) => track.title),
+      };
+    };
+    expect(await exported(`event_id=${night.id}`)).toEqual({
+      name: expect.stringContaining('Friday Social (played).m3u8'),
+      titles: ['Slow Burn', 'Levitating', 'Lovely'],
+    });
+    expect((await exported(`event_id=${night.id}&genre=Pop`)).titles).toEqual(['Levitating', 'Lovely']);
+    expect((await exported(`event_id=${night.id}&genre=Pop&energy=high`)).titles).toEqual(['Levitating']);
+    // The library narrowed by the filters, as the Songs screen shows it.
+    const library = await exported('genre=Pop&energy=high');
+    expect(library.titles.sort()).toEqual(['Elsewhere', 'Levitating']);
+    expect(library.name).toContain('WCS library (Pop, high energy).m3u8');
+    expect((await exported('q=LOVE')).titles).toEqual(['Lovely']);
+
+    const both = await t.app.inject({
+      method: 'GET',
+      url: `/api/interop/export/csv?event_id=${night.id}&playlist_id=1`,
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toContain('not both');
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/interop/export/csv?event_id=999999' });
+    expect(unknown.statusCode).toBe(404);
+    const badBand = await t.app.inject({ method: 'GET', url: '/api/interop/export/csv?energy=extreme' });
+    expect(badBand.statusCode).toBe(400);
+  });
 });

@@ -5,6 +5,7 @@ import { Badge } from '../../components/badge';
 import { DateOnly, DateRange } from '../../components/date-only';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
+import { ExportMenu } from '../../components/export-menu';
 import { Loading } from '../../components/loading';
 import { Modal } from '../../components/modal';
 import { errorMessage, listItems } from '../../lib/api';
@@ -55,14 +56,22 @@ export function EventDetailsModal({ event, onClose }: EventDetailsModalProps) {
             <dt className="font-medium">Time zone</dt>
             <dd>{event.timezone}</dd>
           </dl>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() => navigate(`/analytics?eventId=${event.event_id}`)}
-          >
-            <BarChart3 className="size-4" aria-hidden="true" />
-            View Analytics
-          </button>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              onClick={() => navigate(`/analytics?eventId=${event.event_id}`)}
+            >
+              <BarChart3 className="size-4" aria-hidden="true" />
+              View Analytics
+            </button>
+            <ExportMenu
+              subject={`the songs played at ${event.event_name}`}
+              label="Export played songs"
+              buttonName="Export played songs"
+              selection={{ event_id: event.event_id }}
+            />
+          </div>
 
           <section aria-labelledby="event-socials" className="space-y-2">
             <h3 id="event-socials" className="font-semibold">

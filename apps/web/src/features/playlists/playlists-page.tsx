@@ -122,7 +122,11 @@ function PlaylistCard({ playlist }: { playlist: Playlist }) {
         </div>
         <p className="text-base-content/60 text-xs">Generated {formatDateTime(playlist.generated_at)}</p>
         <div className="card-actions justify-end">
-          <ExportMenu subject={playlist.playlist_name} playlistId={playlist.playlist_id} align="end" />
+          <ExportMenu
+            subject={playlist.playlist_name}
+            selection={{ playlist_id: playlist.playlist_id }}
+            align="end"
+          />
           <a
             href={playlist.m3u8_url || `/api/playlists/${playlist.playlist_id}/m3u8`}
             download

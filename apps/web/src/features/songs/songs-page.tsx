@@ -22,6 +22,7 @@ import {
   hasAnyFilter,
   NO_FILTERS,
   type SongFilters,
+  songFilterQuery,
 } from './lib/song-filters';
 import { useMetadataProviders, useSongs } from './queries';
 
@@ -144,12 +145,22 @@ export function SongsPage() {
               Import from DJ software
             </Link>
           )}
-          <ExportMenu
-            subject="the whole library"
-            label="Export library"
-            buttonName="Export library"
-            align="end"
-          />
+          {hasAnyFilter(filters) || search.trim() !== '' ? (
+            <ExportMenu
+              subject="the songs the filters select"
+              label="Export filtered songs"
+              buttonName="Export filtered songs"
+              selection={songFilterQuery(filters, search)}
+              align="end"
+            />
+          ) : (
+            <ExportMenu
+              subject="the whole library"
+              label="Export library"
+              buttonName="Export library"
+              align="end"
+            />
+          )}
         </div>
       </div>
 

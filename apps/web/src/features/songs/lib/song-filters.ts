@@ -36,6 +36,23 @@ export function hasAnyFilter(filters: SongFilters): boolean {
 }
 
 /**
+ * Every filter of the screen and its search as the server's song filter (the export's query): an
+ * export holds the songs the filters select over the whole library, not only the loaded page.
+ */
+export function songFilterQuery(filters: SongFilters, search: string) {
+  const q = search.trim();
+  return {
+    genre: filters.genre || undefined,
+    age_category: filters.age || undefined,
+    has_file: filters.fileStatus === '' ? undefined : String(filters.fileStatus === 'downloaded'),
+    energy: filters.energy || undefined,
+    analysis: filters.analysis || undefined,
+    popularity: filters.popularity || undefined,
+    q: q === '' ? undefined : q,
+  };
+}
+
+/**
  * The query of GET /songs/ for one page: genre, age and file status are filtered by the server
  * (over the whole library, so the total and the pages follow them).
  */
@@ -43,9 +60,10 @@ export function songListQuery(filters: SongFilters, page: number) {
   return {
     skip: page * SONGS_PAGE_SIZE,
     limit: SONGS_PAGE_SIZE,
-    genre: filters.genre || undefined,
-    age_category: filters.age || undefined,
-    has_file: filters.fileStatus === '' ? undefined : String(filters.fileStatus === 'downloaded'),
+    ...songFilterQuery(
+      { ...NO_FILTERS, genre: filters.genre, age: filters.age, fileStatus: filters.fileStatus },
+      '',
+    ),
   };
 }
 
