@@ -1,4 +1,4 @@
-import { Disc3 } from 'lucide-react';
+import { Disc3, type LucideIcon } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 
 const PRODUCT_NAME = 'WCS DJ Library';
@@ -64,5 +64,36 @@ export function AuthField({
         spellCheck={false}
       />
     </div>
+  );
+}
+
+/** The end of a sign-in form: the refusal, if any, and the submit button with its spinner. */
+export function AuthSubmit({
+  label,
+  icon: Icon,
+  isPending,
+  error,
+}: {
+  label: string;
+  icon: LucideIcon;
+  isPending: boolean;
+  error: string | null;
+}) {
+  return (
+    <>
+      {error && (
+        <div role="alert" className="alert alert-error alert-soft">
+          {error}
+        </div>
+      )}
+      <button type="submit" className="btn btn-primary w-full" disabled={isPending}>
+        {isPending ? (
+          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        ) : (
+          <Icon className="size-4" aria-hidden="true" />
+        )}
+        {label}
+      </button>
+    </>
   );
 }

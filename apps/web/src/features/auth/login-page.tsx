@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api';
 import { safeNextPath } from '../../lib/auth-paths';
 import { useSession } from '../../lib/session';
-import { AuthCard, AuthField } from './auth-card';
+import { AuthCard, AuthField, AuthSubmit } from './auth-card';
 import { useSignIn } from './queries';
 
 /** /login: name and password; the server's message when it refuses (wrong password, too many tries). */
@@ -61,19 +61,12 @@ export function LoginPage() {
           onChange={setPassword}
           autoComplete="current-password"
         />
-        {signIn.isError && (
-          <div role="alert" className="alert alert-error alert-soft">
-            {errorMessage(signIn.error)}
-          </div>
-        )}
-        <button type="submit" className="btn btn-primary w-full" disabled={signIn.isPending}>
-          {signIn.isPending ? (
-            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          ) : (
-            <LogIn className="size-4" aria-hidden="true" />
-          )}
-          Sign in
-        </button>
+        <AuthSubmit
+          label="Sign in"
+          icon={LogIn}
+          isPending={signIn.isPending}
+          error={signIn.isError ? errorMessage(signIn.error) : null}
+        />
       </form>
     </AuthCard>
   );

@@ -6,7 +6,7 @@ import { LOGIN_PATH } from '../../lib/auth-paths';
 import { checkNewPassword } from '../../lib/password-check';
 import { PASSWORD_LIMITS } from '../../lib/roles';
 import { useSession } from '../../lib/session';
-import { AuthCard, AuthField } from './auth-card';
+import { AuthCard, AuthField, AuthSubmit } from './auth-card';
 import { useSetup } from './queries';
 
 /**
@@ -101,19 +101,7 @@ export function SetupPage() {
         <p id={hintId} className="text-base-content/60 text-xs">
           At least {PASSWORD_LIMITS.min} characters.
         </p>
-        {error && (
-          <div role="alert" className="alert alert-error alert-soft">
-            {error}
-          </div>
-        )}
-        <button type="submit" className="btn btn-primary w-full" disabled={setup.isPending}>
-          {setup.isPending ? (
-            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          ) : (
-            <UserPlus className="size-4" aria-hidden="true" />
-          )}
-          Create admin
-        </button>
+        <AuthSubmit label="Create admin" icon={UserPlus} isPending={setup.isPending} error={error} />
       </form>
     </AuthCard>
   );

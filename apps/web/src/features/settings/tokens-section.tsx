@@ -2,9 +2,9 @@ import type { ApiToken, Role } from '@wcs/contract';
 import { AlertTriangle, Ban, Copy, KeySquare, Plus } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
-import { Modal } from '../../components/modal';
 import { type ApiResponse, errorMessage } from '../../lib/api';
 import { formatDateTime, MISSING } from '../../lib/format';
 import { NameAndRoleFields } from './account-fields';
@@ -313,46 +313,27 @@ function RevokeTokenModal({
     onClose();
   };
   return (
-    <Modal
+    <ConfirmModal
       isOpen={token !== null}
       title={`Revoke the token ${token?.name ?? ''}?`}
-      onClose={close}
-      size="sm"
-      isDismissable={!revoke.isPending}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={close} disabled={revoke.isPending}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-error"
-            disabled={revoke.isPending || !token}
-            onClick={() =>
-              token &&
-              revoke.mutate(token.id, {
-                onSuccess: (result) => {
-                  revoke.reset();
-                  onDone(result);
-                },
-              })
-            }
-          >
-            {revoke.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Revoke token
-          </button>
-        </>
+      confirmLabel="Revoke token"
+      isPending={revoke.isPending}
+      error={revoke.error}
+      onCancel={close}
+      onConfirm={() =>
+        token &&
+        revoke.mutate(token.id, {
+          onSuccess: (result) => {
+            revoke.reset();
+            onDone(result);
+          },
+        })
       }
     >
       <p>
         Whatever uses {token?.name} is refused from now on: a recorder stops with a message and keeps its
         recordings on its disk. This cannot be undone; create a new token instead.
       </p>
-      {revoke.isError && (
-        <div role="alert" className="alert alert-error alert-soft">
-          {errorMessage(revoke.error)}
-        </div>
-      )}
-    </Modal>
+    </ConfirmModal>
   );
 }

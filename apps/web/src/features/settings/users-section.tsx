@@ -1,6 +1,7 @@
 import type { Role, User } from '@wcs/contract';
 import { KeyRound, Trash2, UserPlus, Users } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { ErrorCard } from '../../components/error-card';
 import { Loading } from '../../components/loading';
 import { Modal } from '../../components/modal';
@@ -333,46 +334,27 @@ function DeleteUserModal({
     onClose();
   };
   return (
-    <Modal
+    <ConfirmModal
       isOpen={user !== null}
       title={`Delete the account ${user?.name ?? ''}?`}
-      onClose={close}
-      size="sm"
-      isDismissable={!deletion.isPending}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={close} disabled={deletion.isPending}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-error"
-            disabled={deletion.isPending || !user}
-            onClick={() =>
-              user &&
-              deletion.mutate(user.id, {
-                onSuccess: (result) => {
-                  deletion.reset();
-                  onDone(result.message);
-                },
-              })
-            }
-          >
-            {deletion.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Delete account
-          </button>
-        </>
+      confirmLabel="Delete account"
+      isPending={deletion.isPending}
+      error={deletion.error}
+      onCancel={close}
+      onConfirm={() =>
+        user &&
+        deletion.mutate(user.id, {
+          onSuccess: (result) => {
+            deletion.reset();
+            onDone(result.message);
+          },
+        })
       }
     >
       <p>
         {user?.name} can no longer sign in and their browsers are signed out. What they recorded stays; the
         audit log keeps their name. This cannot be undone.
       </p>
-      {deletion.isError && (
-        <div role="alert" className="alert alert-error alert-soft">
-          {errorMessage(deletion.error)}
-        </div>
-      )}
-    </Modal>
+    </ConfirmModal>
   );
 }
