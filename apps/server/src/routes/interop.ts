@@ -6,7 +6,7 @@ import { badRequest, forbidden } from '../services/errors.js';
 import { exportSongs } from '../services/interop/export.js';
 import { type InteropInput, runInterop } from '../services/interop/interop.js';
 import { receiveInteropUpload } from '../services/interop/upload.js';
-import type { UploadPart } from '../services/recordings/recordings.js';
+import type { UploadPart } from '../services/multipart.js';
 import { accessDescription, errorStatuses, rateLimited, responseSchemas } from './define.js';
 
 /** `attachment` with the file name, plain ASCII for old clients and RFC 5987 UTF-8 for the rest. */

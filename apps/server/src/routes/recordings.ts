@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { unsupportedMedia } from '../services/errors.js';
+import type { UploadPart } from '../services/multipart.js';
 import {
   assignRecordingEvent,
   deleteRecording,
@@ -12,7 +13,6 @@ import {
   receiveUpload,
   recordingStats,
   requestProcessing,
-  type UploadPart,
 } from '../services/recordings/recordings.js';
 import { accessDescription, errorStatuses, responseSchemas, route } from './define.js';
 

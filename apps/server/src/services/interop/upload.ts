@@ -1,6 +1,6 @@
 import { type InteropOptions, InteropOptions as InteropOptionsSchema } from '@wcs/contract';
-import { AppError, badRequest, tooLarge } from '../errors.js';
-import type { UploadPart } from '../recordings/recordings.js';
+import { badRequest, tooLarge } from '../errors.js';
+import { multipartFailure, type UploadPart } from '../multipart.js';
 
 /**
  * The multipart form of preview and import: the DJ program's file as the part `file`, and the
@@ -31,20 +31,6 @@ function parseOptions(text: string | undefined): InteropOptions {
     throw badRequest(issues.join('; '), `options.${parsed.error.issues[0]?.path.join('.') ?? ''}`);
   }
   return parsed.data;
-}
-
-/**
- * The multipart parser's own complaints (a missing boundary, a body that ends mid-part): plain
- * Errors without a status or an errno code.
- */
-function isMalformedMultipart(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof AppError) return false;
-  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
-  return (
-    code === undefined &&
-    statusCode === undefined &&
-    /multipart|boundary|part|form|end of/i.test(error.message)
-  );
 }
 
 export async function receiveInteropUpload(
@@ -79,11 +65,7 @@ export async function receiveInteropUpload(
       received = { bytes: Buffer.concat(chunks), fileName: part.filename || 'upload' };
     }
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw limit();
-    if (isMalformedMultipart(error)) {
-      throw badRequest(`The multipart body is malformed (${(error as Error).message}); nothing was read`);
-    }
-    throw error;
+    throw multipartFailure(error, limit, 'nothing was read');
   }
   if (!received) {
     throw badRequest(

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   type Identity,
   RECORDING_SONGS_LIMIT,
@@ -26,6 +25,7 @@ import {
   unavailable,
   unsupportedMedia,
 } from '../errors.js';
+import { multipartFailure, type UploadPart } from '../multipart.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import {
   chunkRelativePath,
@@ -279,25 +279,6 @@ export async function recordingStats(db: Db): Promise<RecordingStatsSummary> {
 // ---------------------------------------------------------------------------------------------
 // Upload
 
-/** One part of a multipart upload, as @fastify/multipart yields it. */
-export type UploadPart =
-  | { type: 'file'; fieldname: string; file: Readable; mimetype: string; filename: string }
-  | { type: 'field'; fieldname: string; value: unknown };
-
-/**
- * The multipart parser's own complaints (a missing boundary, a body that ends mid-part): plain
- * Errors without a status or an errno code, unlike a full disk (ENOSPC), which stays a 500.
- */
-function isMalformedMultipart(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof AppError) return false;
-  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
-  return (
-    code === undefined &&
-    statusCode === undefined &&
-    /multipart|boundary|part|form|end of/i.test(error.message)
-  );
-}
-
 const tooLargeUpload = (deps: AppDeps) =>
   tooLarge(`audio_file is larger than the limit of ${Math.round(deps.config.maxUploadBytes / MB)} MB`);
 
@@ -428,12 +409,7 @@ export async function receiveUpload(
       recording,
     };
   } catch (error) {
-    // @fastify/multipart cuts the stream at the configured limit; its own message names no size.
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLargeUpload(deps);
-    if (isMalformedMultipart(error)) {
-      throw badRequest(`The multipart body is malformed (${(error as Error).message}); nothing was stored`);
-    }
-    throw error;
+    throw multipartFailure(error, () => tooLargeUpload(deps), 'nothing was stored');
   } finally {
     // Stored chunks were renamed away (this is then a no-op); refused ones and retries end here.
     if (received) await discardTempFile(received.tempPath);
