@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../db/embedded.js';
 import { sineWav } from '../../test/audio.js';
+import { type FakeS3, startFakeS3 } from '../../test/fakes/s3-server.js';
 import { adminUrl, newDataDir, start, useServerProcesses, withTimeout } from '../../test/server-process.js';
+import { STORAGE_BACKENDS } from '../../test/storage-backends.js';
 import { tokenForServer } from '../../test/tokens.js';
 
 useServerProcesses();
@@ -33,11 +35,27 @@ async function uploadChunk(
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-describe('upload durability', () => {
+const fakes: FakeS3[] = [];
+afterAll(async () => {
+  for (const fake of fakes) await fake.close();
+});
+
+// On each storage backend: the recordings folder, or S3-compatible object storage (a local S3
+// server), where an upload is acknowledged only once its object is stored.
+// Two starts of an embedded PostgreSQL: on a busy machine that alone may take over 30 s.
+describe.each(STORAGE_BACKENDS)('upload durability, recordings in the %s backend', (backend) => {
   it('keeps every acknowledged chunk exactly once across a kill -9 in the middle of a stream of uploads', async () => {
     const dataDir = newDataDir();
     const pgPort = await findFreePort();
-    const env = { WCS_PG_PORT: String(pgPort) };
+    const fake = backend === 's3' ? await startFakeS3() : undefined;
+    if (fake) fakes.push(fake);
+    const env = { WCS_PG_PORT: String(pgPort), ...fake?.env('club') };
+    /** A stored chunk's bytes, from the folder or the bucket; null when it is not there. */
+    const storedBytes = (filePath: string): Buffer | null => {
+      if (fake) return fake.objects.get(`club/recordings/${filePath}`)?.body ?? null;
+      const file = path.join(dataDir, 'recordings', filePath);
+      return fs.existsSync(file) ? fs.readFileSync(file) : null;
+    };
     const first = await start(dataDir, env);
     const token = await tokenForServer(dataDir);
 
@@ -84,21 +102,22 @@ describe('upload durability', () => {
         const row = stored.get(n);
         expect(row, `acknowledged chunk ${n} is stored`).toBeDefined();
         expect(row!.copies).toBe(1);
-        const bytes = fs.readFileSync(path.join(dataDir, 'recordings', row!.file_path));
-        expect(sha256(bytes)).toBe(sha256(chunkAudio(n)));
+        const bytes = storedBytes(row!.file_path);
+        expect(bytes, `acknowledged chunk ${n} has its file`).not.toBeNull();
+        expect(sha256(bytes!)).toBe(sha256(chunkAudio(n)));
         expect(row!.sha256).toBe(sha256(chunkAudio(n)));
       }
       // Whatever is stored beyond the acknowledged chunks was complete too (committed before the kill).
       for (const row of rows) {
-        expect(fs.existsSync(path.join(dataDir, 'recordings', row.file_path))).toBe(true);
+        expect(storedBytes(row.file_path)).not.toBeNull();
       }
       const { rows: recordingRows } = await client.query(
         'select chunk_count, size_bytes from recordings where session_id = $1',
         [SESSION],
       );
       expect(recordingRows[0].chunk_count).toBe(rows.length);
-      const storedBytes = rows.reduce((sum, row) => sum + chunkAudio(row.chunk_number).length, 0);
-      expect(Number(recordingRows[0].size_bytes)).toBe(storedBytes);
+      const totalBytes = rows.reduce((sum, row) => sum + chunkAudio(row.chunk_number).length, 0);
+      expect(Number(recordingRows[0].size_bytes)).toBe(totalBytes);
 
       // The uploader retries everything it sent: acknowledged chunks come back as already stored.
       for (const n of acked) {
@@ -116,5 +135,5 @@ describe('upload durability', () => {
     }
     second.child.kill('SIGTERM');
     expect((await withTimeout(second.exited, 10_000, 'shutdown')).code).toBe(0);
-  });
+  }, 120_000);
 });
