@@ -3,9 +3,9 @@
  * app, against a local S3 server speaking the protocol (test/fakes/s3-server.ts): what is
  * particular to objects (their keys, the requests made, a store that refuses, an object gone, the
  * start's recovery over objects, the playlists' files). The upload, recognition and deletion tests
- * of the folder backend run on this one too (recordings.int.test.ts and
- * recognition/recognition.int.test.ts, through test/storage-backends.ts). Nothing of a recording
- * is left on this machine's disk.
+ * of the folder backend run on this one too (recordings.int.test.ts,
+ * recognition/recognition.int.test.ts and upload-durability.int.test.ts's kill -9, through
+ * test/storage-backends.ts). Nothing of a recording is left on this machine's disk.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
