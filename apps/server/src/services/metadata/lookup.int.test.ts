@@ -8,6 +8,7 @@ import type { MetadataLookupResult, Song, SongMetadata, SpotifyPopularity } from
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { songs } from '../../db/schema.js';
+import { multipart } from '../../test/audio.js';
 import {
   type ItunesTrackFixture,
   itunesSearch,
@@ -278,6 +279,44 @@ describe('song metadata lookup', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(row).toMatchObject({ isrc: 'SEUM71401194', genre: 'Pop', releaseDate: '2014-09-30' });
+  }, 40_000);
+
+  it('looks up the new songs of a DJ-software import by itself, in the background', async () => {
+    const title = 'Cool Girl';
+    mb.respond = () => mbSearch([{ ...recording, id: 'cool-girl', title, isrcs: ['SEUM71600001'] }]);
+    itunes.respond = () => itunesSearch([{ ...itunesTrack, trackName: title, primaryGenreName: 'R&B/Soul' }]);
+    try {
+      const { body, contentType } = multipart([
+        { name: 'options', value: JSON.stringify({ format: 'm3u8' }) },
+        {
+          name: 'file',
+          value: Buffer.from(`#EXTM3U\n#EXTINF:200,Tove Lo - ${title}\n/dj/music/cool-girl.mp3\n`),
+          filename: 'set.m3u8',
+          contentType: 'application/octet-stream',
+        },
+      ]);
+      const imported = await app.app.inject({
+        method: 'POST',
+        url: '/api/interop/import',
+        payload: body,
+        headers: { 'content-type': contentType },
+      });
+      expect(imported.statusCode, imported.body).toBe(200);
+      expect(imported.json().new_songs).toBe(1);
+      const deadline = Date.now() + 30_000;
+      let row: typeof songs.$inferSelect | undefined;
+      while (Date.now() < deadline) {
+        [row] = await app.deps.db.select().from(songs).where(eq(songs.title, title));
+        if (row?.isrc) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(row).toMatchObject({ isrc: 'SEUM71600001', genre: 'Hip-Hop/R&B' });
+      // The import's own names stay the DJ program's; the genre is iTunes', mapped as the import maps tags.
+      expect(row!.fieldSources).toMatchObject({ title: 'dj_software', genre: 'itunes', isrc: 'musicbrainz' });
+    } finally {
+      mb.respond = () => mbSearch([recording]);
+      itunes.respond = () => itunesSearch([itunesTrack]);
+    }
   }, 40_000);
 
   it('lets a dj look up but not a viewer, and refuses when lookups are off', async () => {
