@@ -130,7 +130,9 @@ const pad = (value, width) => String(value).padEnd(width);
 const row = (label, s) =>
   `| ${pad(label, 14)} | ${pad(s.n, 3)} | ${pad(s.acc1, 6)} | ${pad(s.acc2, 6)} | ${pad(s.keyExact, 6)} | ${pad(s.mirex, 5)} |`;
 console.log(`\nanalysis_version: ${analysis.ANALYSIS_VERSION}`);
-console.log(`${songs} songs, ${(audioSeconds / 60).toFixed(1)} min of audio, 70-135 BPM, all 24 keys\n`);
+console.log(
+  `${songs} songs, ${(audioSeconds / 60).toFixed(1)} min of audio, truth 70-135 BPM, all 24 keys\n`,
+);
 console.log('| groove         | n   | Acc1   | Acc2   | key    | MIREX |');
 console.log('|----------------|-----|--------|--------|--------|-------|');
 const grooves = [...new Set(results.map((r) => r.groove))];
@@ -141,6 +143,34 @@ console.log(row('  minor keys', summarise(results.filter((r) => r.key.endsWith('
 console.log(row('  70-90 BPM', summarise(results.filter((r) => r.bpm < 90))));
 console.log(row('  90-135 BPM', summarise(results.filter((r) => r.bpm >= 90))));
 
+// The key confidence: how a threshold on it would split right keys from wrong ones (the key is
+// shown as "uncertain" under KEY_CONFIDENCE_MIN; what a DJ then sees is scored on the rest).
+if (results.some((r) => typeof r.result.key_confidence === 'number')) {
+  console.log(
+    '\n| key confidence under | shown uncertain | of them wrong | wrong keys caught | MIREX of the keys shown |',
+  );
+  console.log('|---|---|---|---|---|');
+  const wrong = results.filter((r) => r.result.key !== r.key).length;
+  for (const threshold of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+    const flagged = results.filter((r) => (r.result.key_confidence ?? 0) < threshold);
+    const shown = results.filter((r) => (r.result.key_confidence ?? 0) >= threshold);
+    const flaggedWrong = flagged.filter((r) => r.result.key !== r.key).length;
+    const mirexShown =
+      shown.reduce((sum, r) => sum + mirexKeyScore(r.key, r.result.key), 0) / Math.max(1, shown.length);
+    const mark = threshold === analysis.KEY_CONFIDENCE_MIN ? ' (in use)' : '';
+    console.log(
+      `| ${threshold}${mark} | ${flagged.length} | ${flaggedWrong} | ${flaggedWrong} of ${wrong} | ${mirexShown.toFixed(3)} |`,
+    );
+  }
+}
+const outside = results.filter(
+  (r) =>
+    r.result.bpm !== null &&
+    (r.result.bpm < analysis.TEMPO_RANGE_LOW || r.result.bpm > analysis.TEMPO_RANGE_HIGH),
+).length;
+if (analysis.TEMPO_RANGE_LOW)
+  console.log(`\nBPM outside ${analysis.TEMPO_RANGE_LOW}-${analysis.TEMPO_RANGE_HIGH}: ${outside}`);
+
 const misses = results.filter((r) => !tempoAccuracy1(r.bpm, r.result.bpm) || r.result.key !== r.key);
 console.log(
   `\n${misses.length} songs with a tempo or key miss${showMisses ? ':' : ' (--misses lists them)'}`,
@@ -150,7 +180,7 @@ if (showMisses) {
     const f = r.result.features;
     console.log(
       `  ${r.id}: bpm ${r.result.bpm} (truth ${r.bpm}), key ${r.result.key} (truth ${r.key}), ` +
-        `tempo confidence ${f.tempo_confidence}, key strength ${f.key_strength}`,
+        `tempo confidence ${f.tempo_confidence}, key strength ${f.key_strength}, key confidence ${r.result.key_confidence}`,
     );
   }
 }

@@ -125,10 +125,16 @@ export const Song = z.object({
   release_date: DateOnly.nullable(),
   /** Derived from release_date and today; null without a release date. */
   age_category: AgeCategorySchema.nullable(),
-  /** Beats per minute, one decimal. */
+  /** Beats per minute, one decimal; from the analyser always within its declared range (70-140). */
   bpm: z.number().nullable(),
+  /** The analyser's other reading of the tempo (the other octave), to switch to in one click. */
+  bpm_alt: z.number().nullable(),
   /** Standard notation, e.g. 'A minor', 'F# major'. */
   key: z.string().nullable(),
+  /** 0-1: how clearly the analyser's key stands above the runner-up; null when not analysed. */
+  key_confidence: z.number().min(0).max(1).nullable(),
+  /** True when the analyser's key is ambiguous (key_confidence under its threshold) and no DJ set the key: show it as uncertain. */
+  key_uncertain: z.boolean(),
   energy_level: Scale1000.nullable(),
   danceability: Scale1000.nullable(),
   valence: Scale1000.nullable(),

@@ -9,6 +9,11 @@ export interface DecodeOptions {
   startSeconds?: number;
   /** Decode at most this many seconds. */
   durationSeconds?: number;
+  /**
+   * 'mix' (default): the channels averaged. 'first': the first channel alone, for a mix whose
+   * channels cancel when averaged (one channel phase-inverted, a tracker's "surround").
+   */
+  channels?: 'mix' | 'first';
 }
 
 /** ffmpeg could not read the audio: a clear reason for the song or recording, never a crash. */
@@ -62,8 +67,7 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
   if (options.durationSeconds !== undefined) args.push('-t', String(options.durationSeconds));
   args.push(
     '-vn',
-    '-ac',
-    '1',
+    ...(options.channels === 'first' ? ['-af', 'pan=mono|c0=c0'] : ['-ac', '1']),
     '-ar',
     String(options.sampleRate),
     '-f',

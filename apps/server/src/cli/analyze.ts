@@ -21,11 +21,40 @@ async function analyzeCommand(files: string[], options: AnalyzeOptions): Promise
     try {
       const result = await analyzeFile(file, { ffmpegPath });
       if (options.json) {
-        const { bpm, key, energy, danceability, valence, analysis_version } = result;
-        console.log(JSON.stringify({ file, bpm, key, energy, danceability, valence, analysis_version }));
+        const {
+          bpm,
+          bpm_alt,
+          key,
+          key_confidence,
+          key_uncertain,
+          energy,
+          danceability,
+          valence,
+          analysis_version,
+        } = result;
+        console.log(
+          JSON.stringify({
+            file,
+            bpm,
+            bpm_alt,
+            key,
+            key_confidence,
+            key_uncertain,
+            energy,
+            danceability,
+            valence,
+            analysis_version,
+          }),
+        );
       } else {
-        const tempo = result.bpm === null ? 'no clear tempo' : `${result.bpm.toFixed(1)} BPM`;
-        const key = result.key === null ? 'no clear key' : `${result.key} (${result.camelot})`;
+        const tempo =
+          result.bpm === null
+            ? 'no clear tempo'
+            : `${result.bpm.toFixed(1)} BPM (or ${result.bpm_alt?.toFixed(1)})`;
+        const key =
+          result.key === null
+            ? 'no clear key'
+            : `${result.key_uncertain ? 'uncertain key, best guess ' : ''}${result.key} (${result.camelot})`;
         const scores =
           result.energy === null
             ? 'silent'
@@ -54,7 +83,7 @@ export function registerAnalyzeCommand(program: Command): void {
     .argument('<files...>', 'audio files to analyse')
     .option(
       '--json',
-      'one JSON line per file: file, bpm, key, energy, danceability, valence, analysis_version',
+      'one JSON line per file: file, bpm, bpm_alt, key, key_confidence, key_uncertain, energy, danceability, valence, analysis_version',
     )
     .action(analyzeCommand);
 }

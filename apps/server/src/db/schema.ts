@@ -115,7 +115,11 @@ export const songs = pgTable(
     /** Lower-cased, accent-folded "title artist" for search. */
     searchKey: text('search_key').notNull(),
     bpm: real('bpm'),
+    /** The analyser's other reading of the tempo (its octave), for a DJ to switch to in one click. */
+    bpmAlt: real('bpm_alt'),
     musicalKey: text('key'),
+    /** 0-1: how far the analyser's key stands above the next best; under KEY_CONFIDENCE_MIN it is uncertain. */
+    keyConfidence: real('key_confidence'),
     energyLevel: smallint('energy_level'),
     danceability: smallint('danceability'),
     valence: smallint('valence'),
@@ -170,6 +174,8 @@ export const songs = pgTable(
       sql`${t.spotifyPopularity} is null or ${t.spotifyPopularity} between 0 and 100`,
     ),
     check('songs_bpm', sql`${t.bpm} is null or ${t.bpm} > 0`),
+    check('songs_bpm_alt', sql`${t.bpmAlt} is null or ${t.bpmAlt} > 0`),
+    check('songs_key_confidence', sql`${t.keyConfidence} is null or ${t.keyConfidence} between 0 and 1`),
     check('songs_overplay', sql`${t.overplayScore} between 0 and 100`),
     check('songs_file_present_has_path', sql`not ${t.filePresent} or ${t.filePath} is not null`),
     uniqueIndex('songs_file_path_uq').on(t.filePath),

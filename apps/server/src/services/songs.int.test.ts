@@ -59,7 +59,9 @@ describe('GET /api/songs/:id', () => {
       genre: 'Pop',
       releaseDate: release,
       bpm: 79.96,
+      bpmAlt: 159.92,
       musicalKey: 'A major',
+      keyConfidence: 0.15,
       energyLevel: 720,
       danceability: 510,
       valence: 330,
@@ -88,7 +90,10 @@ describe('GET /api/songs/:id', () => {
       release_date: release,
       age_category: 'new',
       bpm: 80,
+      bpm_alt: 159.9,
       key: 'A major',
+      key_confidence: 0.15,
+      key_uncertain: true,
       energy_level: 720,
       danceability: 510,
       valence: 330,
@@ -118,7 +123,10 @@ describe('GET /api/songs/:id', () => {
       release_date: null,
       age_category: null,
       bpm: null,
+      bpm_alt: null,
       key: null,
+      key_confidence: null,
+      key_uncertain: false,
       energy_level: null,
       danceability: null,
       valence: null,
@@ -450,6 +458,23 @@ describe('PUT /api/songs/:id', () => {
       sources: { ...before.sources, genre: 'dj', energy_level: 'dj', key: 'dj' },
     });
     expect((await get(`/api/songs/${song.id}`)).json()).toEqual(response.json());
+  });
+
+  it("switches to the analyser's other octave and back, as the song modal's button does", async () => {
+    const song = await insertSong({ title: 'Slow', artist: 'Blues', bpm: 132, bpmAlt: 66 });
+    const switched = await put(song.id, { bpm: 66 });
+    expect(switched.json()).toMatchObject({ bpm: 66, bpm_alt: 132, sources: { bpm: 'dj' } });
+    const back = await put(song.id, { bpm: 132 });
+    expect(back.json()).toMatchObject({ bpm: 132, bpm_alt: 66, sources: { bpm: 'dj' } });
+    // A tempo of the DJ's own leaves the analyser's other reading offered; clearing hands it back.
+    expect((await put(song.id, { bpm: 100 })).json()).toMatchObject({
+      bpm: 100,
+      bpm_alt: 66,
+      sources: { bpm: 'dj' },
+    });
+    const cleared = (await put(song.id, { bpm: null })).json();
+    expect(cleared.bpm).toBeNull();
+    expect(cleared.sources.bpm).toBeUndefined();
   });
 
   it('rewrites the search key on a new title or artist', async () => {

@@ -25,12 +25,14 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { KEY_CONFIDENCE_MIN } from '../audio/analysis/index.js';
 import type { Db } from '../db/client.js';
 import { events, plays, socials, songs } from '../db/schema.js';
 import type { JobQueue } from '../deps.js';
 import { foldText, songSearchKey } from '../text.js';
 import { ageCategory, ageCutoffs, localDate } from './age.js';
 import { notFound } from './errors.js';
+import { BPM_SAME_FRACTION } from './library/analysis.js';
 import { replaceSources } from './metadata/sources.js';
 import { scheduleScoreRecompute } from './recompute-schedule.js';
 
@@ -68,7 +70,14 @@ export function toSong(row: SongRow, playCount: number, today: string = localDat
     release_date: row.releaseDate,
     age_category: ageCategory(row.releaseDate, today),
     bpm: row.bpm === null ? null : Math.round(row.bpm * 10) / 10,
+    bpm_alt: row.bpmAlt === null ? null : Math.round(row.bpmAlt * 10) / 10,
     key: row.musicalKey,
+    key_confidence: row.keyConfidence === null ? null : Math.round(row.keyConfidence * 1000) / 1000,
+    key_uncertain:
+      row.fieldSources?.key !== 'dj' &&
+      row.musicalKey !== null &&
+      row.keyConfidence !== null &&
+      row.keyConfidence < KEY_CONFIDENCE_MIN,
     energy_level: row.energyLevel,
     danceability: row.danceability,
     valence: row.valence,
@@ -185,6 +194,16 @@ export async function updateSong(
       given.filter(([, value]) => value !== null && value !== '').map(([field]) => [field, 'dj' as const]),
     );
     const cleared = given.filter(([, value]) => value === null || value === '').map(([field]) => field);
+    // Choosing bpm_alt swaps the analyser's two readings, so a second click returns. A BPM or key
+    // the DJ sets gets the source 'dj' (above): a re-analysis keeps it (library/analysis.ts).
+    const bpmAlt =
+      update.bpm !== undefined &&
+      update.bpm !== null &&
+      current.bpm !== null &&
+      current.bpmAlt !== null &&
+      Math.abs(update.bpm - current.bpmAlt) <= BPM_SAME_FRACTION * current.bpmAlt
+        ? current.bpm
+        : undefined;
     await tx
       .update(songs)
       .set({
@@ -194,6 +213,7 @@ export async function updateSong(
         genre: update.genre,
         releaseDate: update.release_date,
         bpm: update.bpm,
+        ...(bpmAlt === undefined ? {} : { bpmAlt }),
         musicalKey: update.key === '' ? null : update.key,
         energyLevel: update.energy_level,
         danceability: update.danceability,

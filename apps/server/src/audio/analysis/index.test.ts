@@ -111,7 +111,7 @@ describe('ANALYSIS_VERSION', () => {
     const require = createRequire(import.meta.url);
     const fftVersion = (require('fft.js/package.json') as { version: string }).version;
     expect(ANALYSIS_VERSION).toContain(`fft.js ${fftVersion}`);
-    expect(ANALYSIS_VERSION).toMatch(/tempo .*70-135/);
+    expect(ANALYSIS_VERSION).toMatch(/tempo .*70-140/);
     expect(ANALYSIS_VERSION).toMatch(/key .*krumhansl/);
     expect(ANALYSIS_VERSION).toMatch(/features v\d+/);
   });

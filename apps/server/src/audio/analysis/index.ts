@@ -7,21 +7,22 @@
  */
 import { decodeAudio } from '../decode.js';
 import { danceabilityOf, energyOf, FEATURES_VERSION, type RawFeatures, valenceOf } from './features.js';
-import { estimateKey, KEY_PROFILE, toCamelot } from './key.js';
+import { estimateKey, KEY_CONFIDENCE_MIN, KEY_MARGIN_FULL, KEY_PROFILE, toCamelot } from './key.js';
 import { integratedLoudness, LOUDNESS_FLOOR_DB } from './loudness.js';
 import { onsetRate, spectralPass } from './spectral.js';
-import { estimateTempo, TEMPO_FOLD_HIGH, TEMPO_FOLD_LOW } from './tempo.js';
+import { estimateTempo, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW, TEMPO_SETTINGS } from './tempo.js';
 
 export { DecodeError } from '../decode.js';
-export { toCamelot } from './key.js';
+export { KEY_CONFIDENCE_MIN, toCamelot } from './key.js';
+export { TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
 
 export const ANALYSIS_SAMPLE_RATE = 22050;
 
 export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
-  `tempo mel-flux acf comb+prior ${TEMPO_FOLD_LOW}-${TEMPO_FOLD_HIGH}`,
-  `key hpcp ${KEY_PROFILE}`,
+  `tempo mel-flux acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
+  `key hpcp ${KEY_PROFILE} margin ${KEY_MARGIN_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
 
@@ -29,8 +30,16 @@ export const ANALYSIS_VERSION = [
 const SILENCE_LUFS = -65;
 
 export interface SongAnalysis {
+  /** Always within TEMPO_RANGE_LOW..TEMPO_RANGE_HIGH (null: no pulse). */
   bpm: number | null;
+  /** The other octave of bpm (× 2 or ÷ 2), outside the range. */
+  bpm_alt: number | null;
+  /** The best-fitting key, even when uncertain. */
   key: string | null;
+  /** 0-1: how clearly the key stands above the runner-up (null: no key). */
+  key_confidence: number | null;
+  /** True when key_confidence is under KEY_CONFIDENCE_MIN: the key is shown as uncertain. */
+  key_uncertain: boolean;
   camelot: string | null;
   energy: number | null;
   danceability: number | null;
@@ -59,7 +68,10 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
   if (loudness < SILENCE_LUFS) {
     return {
       bpm: null,
+      bpm_alt: null,
       key: null,
+      key_confidence: null,
+      key_uncertain: false,
       camelot: null,
       energy: null,
       danceability: null,
@@ -71,6 +83,7 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
         spectral_flatness: 0,
         rhythm_regularity: 0,
         key_strength: 0,
+        key_confidence: 0,
         tempo_confidence: 0,
         mode: 0.5,
         tuning_cents: 0,
@@ -80,7 +93,7 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
     };
   }
   const spectral = spectralPass(samples, sampleRate);
-  const tempo = estimateTempo(spectral.onset, spectral.fps);
+  const tempo = estimateTempo(spectral.onset, spectral.fps, spectral.bassOnset);
   const key = estimateKey(samples, sampleRate);
   const raw: RawFeatures = {
     loudness_db: loudness,
@@ -92,9 +105,13 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
     key_strength: key.strength,
     mode: key.mode,
   };
+  const keyConfidence = key.key ? round(key.confidence, 3) : null;
   return {
     bpm: tempo.bpm,
+    bpm_alt: tempo.bpmAlt,
     key: key.key,
+    key_confidence: keyConfidence,
+    key_uncertain: keyConfidence !== null && keyConfidence < KEY_CONFIDENCE_MIN,
     camelot: key.key ? toCamelot(key.key) : null,
     energy: energyOf(raw),
     danceability: danceabilityOf(raw, tempo.bpm),
@@ -106,6 +123,7 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
       spectral_flatness: round(raw.spectral_flatness, 4),
       rhythm_regularity: round(raw.rhythm_regularity, 4),
       key_strength: round(raw.key_strength, 4),
+      key_confidence: round(key.confidence, 4),
       tempo_confidence: round(raw.tempo_confidence, 4),
       mode: raw.mode,
       tuning_cents: round(key.tuningCents, 1),
@@ -115,14 +133,25 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
   };
 }
 
-/** Decodes `file` with ffmpeg (DecodeError when it cannot) and analyses it. */
+/** True when an analysis found silence (every value null): see analyzeFile. */
+export function isSilentAnalysis(analysis: SongAnalysis): boolean {
+  return analysis.features.loudness_db < SILENCE_LUFS;
+}
+
+/**
+ * Decodes `file` with ffmpeg (DecodeError when it cannot) and analyses it. A file that sounds
+ * silent once its channels are averaged is decoded again from its first channel alone: a mix with
+ * one channel phase-inverted cancels to nothing in mono (found on a tracker module whose
+ * "surround" inverts a channel; the benchmark's rough_journey.it) yet is music.
+ */
 export async function analyzeFile(
   file: string,
   options: { ffmpegPath?: string } = {},
 ): Promise<SongAnalysis> {
-  const samples = await decodeAudio(file, {
-    sampleRate: ANALYSIS_SAMPLE_RATE,
-    ffmpegPath: options.ffmpegPath,
-  });
-  return analyzeSamples(samples, ANALYSIS_SAMPLE_RATE);
+  const decode = (channels: 'mix' | 'first') =>
+    decodeAudio(file, { sampleRate: ANALYSIS_SAMPLE_RATE, ffmpegPath: options.ffmpegPath, channels });
+  const mixed = analyzeSamples(await decode('mix'), ANALYSIS_SAMPLE_RATE);
+  if (!isSilentAnalysis(mixed)) return mixed;
+  const first = analyzeSamples(await decode('first'), ANALYSIS_SAMPLE_RATE);
+  return isSilentAnalysis(first) ? mixed : first;
 }

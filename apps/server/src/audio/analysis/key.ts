@@ -46,11 +46,17 @@ const PEAK_RANGE_DB = 60;
  * noise correlate 0.3-0.45 with some key by chance, tonal music 0.7-0.97 (unit tests, benchmark).
  */
 export const MIN_KEY_STRENGTH = 0.5;
+/** A margin of this much correlation between the best and the runner-up key is full confidence. */
+export const KEY_MARGIN_FULL = 0.1;
+/** Under this confidence the key is shown as uncertain (chosen on the benchmarks, docs/performance.md). */
+export const KEY_CONFIDENCE_MIN = 0.2;
 
 export interface KeyEstimate {
   key: string | null;
   /** Pearson correlation of the chroma with the winning profile (-1..1). */
   strength: number;
+  /** 0-1, see keyConfidenceOf; 0 when there is no key. */
+  confidence: number;
   /** 1 for major, 0 for minor (0.5 when there is no key). */
   mode: number;
   /** Tuning offset from A440 in cents (-50..50). */
@@ -176,32 +182,60 @@ function pearson(a: readonly number[], b: readonly number[], rotation: number): 
   return varA > 0 && varB > 0 ? num / Math.sqrt(varA * varB) : 0;
 }
 
+/** The 24 keys for a chroma vector (index 0 = C), best first, with their correlations. */
+export function rankKeys(
+  chroma: readonly number[],
+  profile: KeyProfileName = KEY_PROFILE,
+): { key: string; strength: number; mode: number }[] {
+  const profiles = KEY_PROFILES[profile];
+  const ranked: { key: string; strength: number; mode: number }[] = [];
+  for (let tonic = 0; tonic < 12; tonic++) {
+    for (const mode of ['major', 'minor'] as const) {
+      ranked.push({
+        key: `${PITCH_NAMES[tonic]} ${mode}`,
+        strength: pearson(chroma, profiles[mode], tonic),
+        mode: mode === 'major' ? 1 : 0,
+      });
+    }
+  }
+  return ranked.sort((a, b) => b.strength - a.strength);
+}
+
 /** The best of the 24 keys for a chroma vector (index 0 = C), with its correlation. */
 export function keyFromChroma(
   chroma: readonly number[],
   profile: KeyProfileName = KEY_PROFILE,
 ): { key: string; strength: number; mode: number } | null {
-  const profiles = KEY_PROFILES[profile];
-  let best: { key: string; strength: number; mode: number } | null = null;
-  for (let tonic = 0; tonic < 12; tonic++) {
-    for (const mode of ['major', 'minor'] as const) {
-      const r = pearson(chroma, profiles[mode], tonic);
-      if (!best || r > best.strength) {
-        best = { key: `${PITCH_NAMES[tonic]} ${mode}`, strength: r, mode: mode === 'major' ? 1 : 0 };
-      }
-    }
-  }
-  return best;
+  return rankKeys(chroma, profile)[0] ?? null;
+}
+
+/**
+ * 0-1: how clearly the best key stands above the runner-up, (r1 - r2) / KEY_MARGIN_FULL, clamped.
+ * A profile that fits two keys about as well (a fifth apart, or relative major and minor) is
+ * ambiguous: the analyser may name either.
+ */
+export function keyConfidenceOf(ranked: readonly { strength: number }[]): number {
+  if (ranked.length < 2) return 0;
+  const margin = ranked[0]!.strength - ranked[1]!.strength;
+  return Math.min(1, Math.max(0, margin / KEY_MARGIN_FULL));
 }
 
 export function estimateKey(samples: Float32Array, sampleRate: number): KeyEstimate {
   const { chroma, tuningCents } = chromagram(samples, sampleRate);
   const total = chroma.reduce((sum, value) => sum + value, 0);
-  const found = total > 0 ? keyFromChroma(chroma) : null;
+  const ranked = total > 0 ? rankKeys(chroma) : [];
+  const found = ranked[0];
   if (!found || found.strength < MIN_KEY_STRENGTH) {
-    return { key: null, strength: found?.strength ?? 0, mode: 0.5, tuningCents, chroma };
+    return { key: null, strength: found?.strength ?? 0, confidence: 0, mode: 0.5, tuningCents, chroma };
   }
-  return { key: found.key, strength: found.strength, mode: found.mode, tuningCents, chroma };
+  return {
+    key: found.key,
+    strength: found.strength,
+    confidence: keyConfidenceOf(ranked),
+    mode: found.mode,
+    tuningCents,
+    chroma,
+  };
 }
 
 /** Camelot wheel code of a key: 'A minor' → '8A', 'C major' → '8B'. Flats are accepted too. */

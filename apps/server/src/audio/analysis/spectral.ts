@@ -19,10 +19,14 @@ const MEL_MAX_HZ = 8000;
  * 70 BPM one; 40 dB lost 8Beat songs of the benchmark; 60 dB got all of both right.
  */
 const DYNAMIC_RANGE_DB = 60;
+/** The bass envelope's bands: those centred under this frequency. */
+const BASS_MAX_HZ = 200;
 
 export interface SpectralPass {
   /** Onset strength per frame (≥ 0), `fps` frames per second. */
   onset: Float64Array;
+  /** The same from the mel bands under BASS_MAX_HZ only: kick drum, bass notes, a snare's body. */
+  bassOnset: Float64Array;
   fps: number;
   /** Power-weighted mean spectral centroid in Hz over the song (0 for silence). */
   centroidHz: number;
@@ -43,7 +47,7 @@ function melFilters(frameSize: number, sampleRate: number) {
   for (let i = 0; i < MEL_BANDS + 2; i++) {
     edges.push((melToHz(lo + ((hi - lo) * i) / (MEL_BANDS + 1)) * frameSize) / sampleRate);
   }
-  const filters: { first: number; weights: Float64Array }[] = [];
+  const filters: { first: number; weights: Float64Array; centreHz: number }[] = [];
   for (let b = 0; b < MEL_BANDS; b++) {
     const left = edges[b]!;
     const centre = edges[b + 1]!;
@@ -59,7 +63,7 @@ function melFilters(frameSize: number, sampleRate: number) {
     }
     // A band narrower than one bin still gets its nearest bin.
     if (weights.every((w) => w === 0)) weights[Math.min(weights.length - 1, Math.round(centre) - first)] = 1;
-    filters.push({ first, weights });
+    filters.push({ first, weights, centreHz: (centre * sampleRate) / frameSize });
   }
   return filters;
 }
@@ -104,17 +108,25 @@ export function spectralPass(samples: Float32Array, sampleRate: number): Spectra
   for (let i = 0; i < mel.length; i++) if (mel[i]! > maxDb) maxDb = mel[i]!;
   const floor = maxDb - DYNAMIC_RANGE_DB;
   const onset = new Float64Array(frames);
+  const bassOnset = new Float64Array(frames);
+  const bassBands = filters.filter((filter) => filter.centreHz < BASS_MAX_HZ).length;
   for (let f = 1; f < frames; f++) {
     let flux = 0;
+    let bass = 0;
     for (let b = 0; b < MEL_BANDS; b++) {
       const now = Math.max(floor, mel[f * MEL_BANDS + b]!);
       const before = Math.max(floor, mel[(f - 1) * MEL_BANDS + b]!);
-      if (now > before) flux += now - before;
+      if (now > before) {
+        flux += now - before;
+        if (b < bassBands) bass += now - before;
+      }
     }
     onset[f] = flux / MEL_BANDS;
+    bassOnset[f] = bassBands > 0 ? bass / bassBands : 0;
   }
   return {
     onset,
+    bassOnset,
     fps,
     centroidHz: powerSum > 0 ? centroidSum / powerSum : 0,
     flatness: powerSum > 0 ? flatnessSum / powerSum : 0,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSamples } from './index.js';
+import { foldIntoRange, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
 import { drumPattern, TEST_RATE } from './test-signals.js';
 
 const tempoOf = (samples: Float32Array) => analyzeSamples(samples, TEST_RATE).bpm;
 
 describe('tempo', () => {
-  it.each([70, 77, 84, 91, 96, 103, 110, 117, 122, 128, 135])(
+  it.each([77, 84, 91, 96, 103, 110, 117, 122, 128, 135])(
     'finds %d BPM in a straight rock pattern (kick, backbeat snare, eighth hi-hats)',
     (bpm) => {
       const found = tempoOf(drumPattern({ bpm, seconds: 30 }));
@@ -14,7 +15,7 @@ describe('tempo', () => {
     },
   );
 
-  it.each([68, 72, 75, 80, 86])('keeps a %d BPM slow blues shuffle at its tempo, not double time', (bpm) => {
+  it.each([72, 75, 80, 86])('keeps a %d BPM slow blues shuffle at its tempo, not double time', (bpm) => {
     const found = tempoOf(drumPattern({ bpm, seconds: 40, feel: 'shuffle' }));
     expect(found).not.toBeNull();
     expect(Math.abs(found! - bpm)).toBeLessThanOrEqual(0.01 * bpm);
@@ -25,9 +26,45 @@ describe('tempo', () => {
     expect(Math.abs(found! - 132)).toBeLessThanOrEqual(1.3);
   });
 
-  it('folds tempi outside 70-135 into it: 150 BPM reads 75, 140 reads 70', () => {
-    expect(Math.abs(tempoOf(drumPattern({ bpm: 150, seconds: 30 }))! - 75)).toBeLessThanOrEqual(0.75);
-    expect(Math.abs(tempoOf(drumPattern({ bpm: 140, seconds: 30 }))! - 70)).toBeLessThanOrEqual(0.7);
+  it('folds tempi outside 70-140 into it and offers the other octave: 150 reads 75 (or 150), 68 reads 136 (or 68)', () => {
+    const fast = analyzeSamples(drumPattern({ bpm: 150, seconds: 30 }), TEST_RATE);
+    expect(Math.abs(fast.bpm! - 75)).toBeLessThanOrEqual(0.75);
+    expect(Math.abs(fast.bpm_alt! - 150)).toBeLessThanOrEqual(1.5);
+    const slow = analyzeSamples(drumPattern({ bpm: 68, seconds: 40, feel: 'shuffle' }), TEST_RATE);
+    expect(Math.abs(slow.bpm! - 136)).toBeLessThanOrEqual(1.4);
+    expect(Math.abs(slow.bpm_alt! - 68)).toBeLessThanOrEqual(0.7);
+  });
+
+  // The declared range holds for every input: tempi from 40 to 220 BPM (130-200 closely), in
+  // every feel, read inside 70-140 in the right octave, with bpm_alt the octave next to it.
+  const everyTempo = [
+    ...[40, 47, 55, 62, 69, 70, 100, 139, 140, 141, 210, 220],
+    ...Array.from({ length: 15 }, (_, i) => 130 + 5 * i),
+  ];
+  it.each(
+    everyTempo.flatMap((bpm) =>
+      (['straight', 'shuffle', 'quarters'] as const).map((feel) => [bpm, feel] as const),
+    ),
+  )('reads %d BPM (%s) inside 70-140, in its octave, with the other octave as bpm_alt', (bpm, feel) => {
+    const result = analyzeSamples(drumPattern({ bpm, seconds: 30, feel }), TEST_RATE);
+    expect(result.bpm).not.toBeNull();
+    expect(result.bpm!).toBeGreaterThanOrEqual(TEMPO_RANGE_LOW);
+    expect(result.bpm!).toBeLessThanOrEqual(TEMPO_RANGE_HIGH);
+    const octaves = Math.log2(result.bpm! / bpm);
+    expect(Math.abs(octaves - Math.round(octaves))).toBeLessThan(Math.log2(1.02));
+    expect([result.bpm! * 2, result.bpm! / 2].some((alt) => Math.abs(alt - result.bpm_alt!) < 0.11)).toBe(
+      true,
+    );
+  });
+
+  it('folds any tempo into the range: foldIntoRange', () => {
+    for (let bpm = 20; bpm <= 400; bpm += 0.7) {
+      const folded = foldIntoRange(bpm);
+      expect(folded).toBeGreaterThanOrEqual(TEMPO_RANGE_LOW);
+      expect(folded).toBeLessThanOrEqual(TEMPO_RANGE_HIGH);
+      const octaves = Math.log2(folded / bpm);
+      expect(Math.abs(octaves - Math.round(octaves))).toBeLessThan(1e-9);
+    }
   });
 
   it('measures to one decimal: 100.0 and 101.5 BPM come out within 0.3', () => {

@@ -1,16 +1,28 @@
 /**
  * Tempo from the onset strength envelope. The envelope's autocorrelation is scored with a comb of
- * beat multiples (a tempo whose 1, 2, 3, 4 beat lags all repeat the pattern scores high), then a
- * prior for West Coast Swing (most songs 70-135 BPM) settles between metrical levels, and the
- * winner is refined on a fine grid with 8 beat multiples (one-decimal precision).
+ * beat multiples (a tempo whose 1, 2, 3, 4 beat lags all repeat the pattern scores high). The
+ * reported tempo always lies in the declared range TEMPO_RANGE_LOW-TEMPO_RANGE_HIGH, which is one
+ * octave wide: what is chosen is the tempo's octave family (F/2, F, 2F for F in the range), by the
+ * music's pulse, not by a prior: a family scores by the comb salience of its three metrical levels
+ * together (a beat whose half-beats and two-beat bars also repeat, as kick, snare and hi-hats
+ * place them, outscores a reading at 2/3 or 3/2 of it, whose levels fall between the notes). The
+ * two best families are then compared directly when they stand 3:2 apart (the classic 2:3 error),
+ * on the half-beat and beat lags only. The winner is refined on a fine grid with 8 beat multiples
+ * (one decimal), and the other octave (double or half, whichever the pulse supports more) is
+ * given as `bpmAlt`, for a DJ who counts the song the other way.
  */
 import { autocorrelation } from './stft.js';
 
-/** Range of tempi considered at all, and the WCS range the prior favours. */
-export const TEMPO_MIN_BPM = 50;
-export const TEMPO_MAX_BPM = 220;
-export const TEMPO_FOLD_LOW = 70;
-export const TEMPO_FOLD_HIGH = 135;
+/**
+ * The declared range: the reported BPM always lies in it. It is one octave wide, so every tempo
+ * has exactly one reading inside it (a 150 BPM song reads 75, a 65 BPM blues 130); the other
+ * octave is `bpmAlt`. 70-140 holds West Coast Swing's usual 80-130 BPM with room either side.
+ */
+export const TEMPO_RANGE_LOW = 70;
+export const TEMPO_RANGE_HIGH = 140;
+/** Metrical levels looked at: half of the slowest and double of the fastest tempo in the range. */
+const LEVEL_MIN_BPM = TEMPO_RANGE_LOW / 2;
+const LEVEL_MAX_BPM = TEMPO_RANGE_HIGH * 2;
 /**
  * Below this rhythm regularity there is no pulse to speak of and the tempo is null: white noise
  * measures 0.01, sustained chords changing every 2 s 0.17, the benchmark's songs 0.31-0.89.
@@ -18,7 +30,10 @@ export const TEMPO_FOLD_HIGH = 135;
 export const MIN_RHYTHM_REGULARITY = 0.1;
 
 export interface TempoEstimate {
+  /** In TEMPO_RANGE_LOW..TEMPO_RANGE_HIGH, one decimal; null when there is no pulse. */
   bpm: number | null;
+  /** The other octave (bpm × 2 or ÷ 2): how a DJ who counts the song the other way would read it. */
+  bpmAlt: number | null;
   /** 0-1: how far the chosen tempo's salience stands above a typical tempo's. */
   confidence: number;
   /** 0-1: mean normalised autocorrelation at 1..8 beats (how steadily the pattern repeats). */
@@ -39,18 +54,6 @@ function comb(acf: Float64Array, fps: number, bpm: number, count: number): numbe
   let sum = 0;
   for (let k = 1; k <= count; k++) sum += at(acf, k * period);
   return sum / count;
-}
-
-/**
- * The WCS tempo prior: flat over 70-135 BPM, falling off (log-Gaussian) outside it, gently below
- * (slow blues at 60-70 exists: 65 BPM keeps 0.78) and steeply above (a 70 BPM song must not turn
- * into 140: 140 keeps 0.81, 150 keeps 0.17), so the octave inside the range wins.
- */
-function prior(bpm: number): number {
-  if (bpm >= TEMPO_FOLD_LOW && bpm <= TEMPO_FOLD_HIGH) return 1;
-  const slow = bpm < TEMPO_FOLD_LOW;
-  const octaves = Math.log2(bpm / (slow ? TEMPO_FOLD_LOW : TEMPO_FOLD_HIGH));
-  return Math.exp(-0.5 * (octaves / (slow ? 0.15 : 0.08)) ** 2);
 }
 
 /** The comb salience peak within ±`span` (a fraction) of `bpm`, scanned in `step` BPM steps. */
@@ -83,42 +86,106 @@ function prepare(onset: Float64Array, fps: number): Float64Array {
   return out;
 }
 
-export function estimateTempo(onset: Float64Array, fps: number): TempoEstimate {
-  const none: TempoEstimate = { bpm: null, confidence: 0, regularity: 0 };
-  // Below 8 beats at the slowest tempo there is nothing to measure.
-  if (onset.length < (8 * 60 * fps) / TEMPO_MAX_BPM) return none;
-  const envelope = prepare(onset, fps);
-  const maxLag = Math.ceil((8 * 60 * fps) / TEMPO_MIN_BPM) + 2;
+/** How the octave family is chosen (exported so the benchmark can compare settings). */
+export interface TempoSettings {
+  /** Weight of the half-tempo and double-tempo levels beside the tempo's own in a family's score. */
+  halfWeight: number;
+  doubleWeight: number;
+  /** A 3:2-related runner-up family scoring at least this fraction of the leader's is a rival... */
+  rivalFloor: number;
+  /** ...and wins when its beats' salience in the bass envelope exceeds the leader's by this factor. */
+  threeTwoMargin: number;
+}
+export const TEMPO_SETTINGS: TempoSettings = {
+  halfWeight: 0.5,
+  doubleWeight: 0.5,
+  rivalFloor: 0.7,
+  threeTwoMargin: 1,
+};
+
+/** `bpm` halved or doubled into the declared range. */
+export function foldIntoRange(bpm: number): number {
+  let value = bpm;
+  while (value > TEMPO_RANGE_HIGH) value /= 2;
+  while (value < TEMPO_RANGE_LOW) value *= 2;
+  return value;
+}
+
+/** True when `a` and `b` (in the range) stand 3:2 apart, within 3 %, in either direction and octave. */
+function threeTwoApart(a: number, b: number): boolean {
+  const ratio = Math.log2(Math.max(a, b) / Math.min(a, b));
+  // 3:2 is 0.585 octave, 4:3 (= 2:3 an octave up) 0.415.
+  return [Math.log2(1.5), Math.log2(4 / 3)].some((target) => Math.abs(ratio - target) < 0.043);
+}
+
+/** The autocorrelation of `envelope` up to `maxLag`, scaled to 1 at lag 0 (null for silence). */
+function normalisedAcf(envelope: Float64Array, maxLag: number): Float64Array | null {
   const acf = autocorrelation(envelope, maxLag);
   const zero = acf[0]!;
-  if (!(zero > 1e-12)) return none;
+  if (!(zero > 1e-12)) return null;
   for (let i = 0; i < acf.length; i++) acf[i] = acf[i]! / zero;
+  return acf;
+}
 
-  // Coarse scan: comb salience of every tempo on a 0.5 BPM grid.
-  const grid: { bpm: number; salience: number }[] = [];
-  for (let bpm = TEMPO_MIN_BPM; bpm <= TEMPO_MAX_BPM; bpm += 0.5) {
-    grid.push({ bpm, salience: comb(acf, fps, bpm, 4) });
+/**
+ * `onset` is the full onset envelope, `bassOnset` (optional) the bass bands' alone, both at `fps`
+ * frames per second (spectral.ts).
+ */
+export function estimateTempo(
+  onset: Float64Array,
+  fps: number,
+  bassOnset?: Float64Array,
+  settings: TempoSettings = TEMPO_SETTINGS,
+): TempoEstimate {
+  const none: TempoEstimate = { bpm: null, bpmAlt: null, confidence: 0, regularity: 0 };
+  // Below 8 beats at the fastest level there is nothing to measure.
+  if (onset.length < (8 * 60 * fps) / LEVEL_MAX_BPM) return none;
+  const envelope = prepare(onset, fps);
+  const maxLag = Math.ceil(Math.max((8 * 60 * fps) / TEMPO_RANGE_LOW, (4 * 60 * fps) / LEVEL_MIN_BPM)) + 2;
+  const acf = normalisedAcf(envelope, maxLag);
+  if (!acf) return none;
+
+  const salience = (bpm: number) => Math.max(0, comb(acf, fps, bpm, 4));
+  // Every octave family, by its tempo F in the range on a 0.5 BPM grid: the comb salience of F,
+  // F/2 and 2F together.
+  const families: { bpm: number; own: number; half: number; double: number; score: number }[] = [];
+  for (let bpm = TEMPO_RANGE_LOW; bpm < TEMPO_RANGE_HIGH; bpm += 0.5) {
+    const own = salience(bpm);
+    const half = salience(bpm / 2);
+    const double = salience(bpm * 2);
+    families.push({
+      bpm,
+      own,
+      half,
+      double,
+      score: own + settings.halfWeight * half + settings.doubleWeight * double,
+    });
   }
-  let best = grid[0]!;
-  let bestScore = -Infinity;
-  for (const point of grid) {
-    const score = Math.max(0, point.salience) * prior(point.bpm);
-    if (score > bestScore) {
-      bestScore = score;
-      best = point;
+  const ranked = [...families].sort((x, y) => y.score - x.score);
+  let best = ranked[0]!;
+  // The best family standing 3:2 from the leader is compared with it on where the bass falls:
+  // kick, bass notes and a snare's body land on beats, not on dotted beats or triplet pairs (the
+  // hi-hats of a shuffle make a 3:2 reading as salient as the beat in the full envelope).
+  const rival = ranked.find((family) => threeTwoApart(family.bpm, best.bpm));
+  if (rival && bassOnset && rival.score > settings.rivalFloor * best.score) {
+    const bass = normalisedAcf(prepare(bassOnset, fps), maxLag);
+    if (bass) {
+      const beat = (family: { bpm: number }) => Math.max(0, comb(bass, fps, family.bpm, 4));
+      if (beat(rival) > settings.threeTwoMargin * beat(best)) best = rival;
     }
   }
-  const chosen = best.bpm;
+
   // Fine: ±1% around the choice in 0.02 BPM steps, 8 beat multiples for precision.
-  const fine = peakNear(acf, fps, chosen, 0.01, 0.02, 8);
-  const refined = fine.bpm;
-  const refinedSalience = fine.salience;
-  const regularity = Math.min(1, Math.max(0, refinedSalience));
-  // How far the winner's salience stands above a typical tempo's (the grid's median), on the
-  // scale left above that median: 1 for a click track, near 0 for noise.
-  const sorted = grid.map((point) => point.salience).sort((x, y) => x - y);
+  const fine = peakNear(acf, fps, best.bpm, 0.01, 0.02, 8);
+  const bpm = Math.round(foldIntoRange(fine.bpm) * 10) / 10;
+  const regularity = Math.min(1, Math.max(0, fine.salience));
+  // The other octave a DJ may count: double or half, whichever level the pulse supports more.
+  const bpmAlt = Math.round((best.double >= best.half ? bpm * 2 : bpm / 2) * 10) / 10;
+  // How far the winner's own salience stands above a typical family's (the median), on the scale
+  // left above that median: 1 for a click track, near 0 for noise.
+  const sorted = families.map((family) => family.own).sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;
-  const confidence = median < 1 ? Math.min(1, Math.max(0, (best.salience - median) / (1 - median))) : 0;
-  if (regularity < MIN_RHYTHM_REGULARITY) return { bpm: null, confidence, regularity };
-  return { bpm: Math.round(refined * 10) / 10, confidence, regularity };
+  const confidence = median < 1 ? Math.min(1, Math.max(0, (best.own - median) / (1 - median))) : 0;
+  if (regularity < MIN_RHYTHM_REGULARITY) return { bpm: null, bpmAlt: null, confidence, regularity };
+  return { bpm, bpmAlt, confidence, regularity };
 }

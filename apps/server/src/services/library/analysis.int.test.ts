@@ -16,6 +16,7 @@ import { DEMO_ANALYSIS_VERSION } from '../../demo/generate.js';
 import type { JobQueue } from '../../deps.js';
 import { createJobQueue } from '../../jobs/queue.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
+import { getSong, updateSong } from '../songs.js';
 import {
   analyseSong,
   analysisImportHook,
@@ -281,6 +282,81 @@ describe('the version logic', () => {
     });
     expect(await song(id)).toMatchObject({ analyzedAt: null, analysisVersion: null, bpm: null });
   });
+});
+
+describe("a DJ's choices", () => {
+  it('keep the BPM and key a DJ set across a re-analysis, and offer the reading to go back to', async () => {
+    const tempo = await insertSong({ file: goodFile });
+    expect(await analyseSong({ db: database.db, analyser }, tempo)).toMatchObject({ status: 'analyzed' });
+    const analysed = await song(tempo);
+    expect(analysed.bpm).toBeGreaterThan(98);
+    expect(analysed.bpm).toBeLessThan(102);
+    // The other octave of the click track, and a clear A minor.
+    expect(
+      Math.abs(analysed.bpmAlt! - analysed.bpm! * 2) < 0.11 ||
+        Math.abs(analysed.bpmAlt! - analysed.bpm! / 2) < 0.11,
+    ).toBe(true);
+    expect(analysed.keyConfidence).toBeGreaterThan(0);
+    expect(analysed).toMatchObject({
+      musicalKey: 'A minor',
+      fieldSources: { bpm: 'analyser', key: 'analyser' },
+    });
+
+    // The DJ counts it the other way and names another key, as PUT /songs/:id does.
+    await updateSong(database.db, tempo, { bpm: analysed.bpmAlt!, key: 'C major' });
+    const chosen = await song(tempo);
+    expect(chosen).toMatchObject({
+      bpm: analysed.bpmAlt,
+      bpmAlt: analysed.bpm,
+      fieldSources: { bpm: 'dj', key: 'dj' },
+    });
+    await database.db.update(songs).set({ analysisVersion: 'older' }).where(eq(songs.id, tempo));
+
+    expect(await analyseSong({ db: database.db, analyser }, tempo)).toMatchObject({ status: 'analyzed' });
+    const again = await song(tempo);
+    expect(again).toMatchObject({
+      bpm: analysed.bpmAlt,
+      bpmAlt: analysed.bpm,
+      musicalKey: 'C major',
+      fieldSources: { bpm: 'dj', key: 'dj', energy_level: 'analyser' },
+      analysisVersion: ANALYSIS_VERSION,
+    });
+    const shown = await getSong(database.db, tempo);
+    expect(shown).toMatchObject({
+      bpm: analysed.bpmAlt,
+      bpm_alt: analysed.bpm,
+      sources: { bpm: 'dj', key: 'dj' },
+      key_uncertain: false,
+    });
+
+    // One click back: the two readings swap again; clearing the key hands it back to the analyser.
+    await updateSong(database.db, tempo, { bpm: again.bpmAlt!, key: null });
+    await database.db.update(songs).set({ analysisVersion: 'older' }).where(eq(songs.id, tempo));
+    await analyseSong({ db: database.db, analyser }, tempo);
+    expect(await song(tempo)).toMatchObject({
+      bpm: analysed.bpm,
+      bpmAlt: analysed.bpmAlt,
+      musicalKey: 'A minor',
+      fieldSources: { bpm: 'dj', key: 'analyser' },
+    });
+  }, 60_000);
+
+  it('analyses a stereo mix whose channels cancel in mono from its first channel', async () => {
+    const mono = path.join(dir, 'click-120.wav');
+    await synthSong(mono, 120, A_MINOR);
+    const inverted = path.join(dir, 'inverted.mp3');
+    await execFileAsync(ffmpeg, [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', mono],
+      ...['-filter_complex', '[0:a]asplit[l][r];[r]volume=-1[ri];[l][ri]join=inputs=2:channel_layout=stereo'],
+      inverted,
+    ]);
+    const id = await insertSong({ file: inverted });
+    expect(await analyseSong({ db: database.db, analyser }, id)).toMatchObject({ status: 'analyzed' });
+    const row = await song(id);
+    expect(row.bpm).toBeGreaterThan(118);
+    expect(row.bpm).toBeLessThan(122);
+    expect(row.musicalKey).toBe('A minor');
+  }, 60_000);
 });
 
 describe('a crashing analysis thread', () => {

@@ -20,7 +20,7 @@ import { ANALYSIS_VERSION } from '../../audio/analysis/index.js';
 import type { Db } from '../../db/client.js';
 import { DEMO_VERSION_PREFIX, songs } from '../../db/schema.js';
 import type { JobQueue } from '../../deps.js';
-import { mergeSources, sourcesOf } from '../metadata/sources.js';
+import { sourcesOf } from '../metadata/sources.js';
 import { sendCoalesced } from '../recompute-schedule.js';
 import type { SongImportedHook } from './library-import.js';
 
@@ -38,7 +38,9 @@ const MAX_ERROR_LENGTH = 1000;
 /** The values a songs row keeps from an analysis, rounded and clamped to the columns' ranges. */
 export interface StoredAnalysis {
   bpm: number | null;
+  bpmAlt: number | null;
   musicalKey: string | null;
+  keyConfidence: number | null;
   energyLevel: number | null;
   danceability: number | null;
   valence: number | null;
@@ -67,7 +69,12 @@ export function toStoredAnalysis(result: AnalysisTaskResult['analysis']): Stored
   );
   return {
     bpm: roundBpm(result.bpm),
+    bpmAlt: roundBpm(result.bpm_alt),
     musicalKey: result.key,
+    keyConfidence:
+      result.key_confidence === null || !Number.isFinite(result.key_confidence)
+        ? null
+        : Math.min(1, Math.max(0, result.key_confidence)),
     energyLevel: toScale1000(result.energy),
     danceability: toScale1000(result.danceability),
     valence: toScale1000(result.valence),
@@ -86,6 +93,40 @@ function storedValues(stored: StoredAnalysis): Record<string, unknown> {
     valence: stored.valence,
   };
 }
+
+/**
+ * What a DJ set by hand survives a re-analysis (decided in the UPDATE itself, so a choice made
+ * while the file was being analysed is kept too): a DJ's bpm stays, and bpm_alt becomes the
+ * analyser's other reading (its bpm_alt when the DJ's bpm is the analyser's own, else the
+ * analyser's bpm, so one click returns to it); a DJ's key stays.
+ */
+function keepDjChoices(stored: StoredAnalysis) {
+  const newBpm = stored.bpm === null ? sql`null::real` : sql`${stored.bpm}::real`;
+  const newAlt = stored.bpmAlt === null ? sql`null::real` : sql`${stored.bpmAlt}::real`;
+  const bpmByDj = sql`(${songs.fieldSources}->>'bpm' = 'dj' and ${songs.bpm} is not null)`;
+  const keyByDj = sql`(${songs.fieldSources}->>'key' = 'dj' and ${songs.musicalKey} is not null)`;
+  return {
+    bpm: sql`case when ${bpmByDj} then ${songs.bpm} else ${newBpm} end`,
+    bpmAlt: sql`case when not ${bpmByDj} then ${newAlt}
+      when ${newBpm} is not null and abs(${songs.bpm} - ${newBpm}) <= ${BPM_SAME_FRACTION} * ${songs.bpm} then ${newAlt}
+      else ${newBpm} end`,
+    musicalKey: sql`case when ${keyByDj} then ${songs.musicalKey} else ${stored.musicalKey}::text end`,
+  };
+}
+
+/**
+ * The sources of the analysed values merged into the stored ones, except a BPM or key the DJ set,
+ * which keeps its source 'dj' (keepDjChoices keeps the value).
+ */
+function analysedSources(stored: StoredAnalysis): SQL {
+  const entries = JSON.stringify(sourcesOf(storedValues(stored), 'analyser'));
+  return sql`${songs.fieldSources} || (${entries}::jsonb
+    - (case when ${songs.fieldSources}->>'bpm' = 'dj' and ${songs.bpm} is not null then 'bpm' else '' end)
+    - (case when ${songs.fieldSources}->>'key' = 'dj' and ${songs.musicalKey} is not null then 'key' else '' end))`;
+}
+
+/** Two tempi within 4 % of each other are one reading (the MIR literature's Accuracy1 tolerance). */
+export const BPM_SAME_FRACTION = 0.04;
 
 /** The song's file is missing or unreadable: said as it is, before any decoding is tried. */
 class UnreadableFileError extends Error {}
@@ -186,7 +227,8 @@ export async function analyseSong(
     .update(songs)
     .set({
       ...stored,
-      fieldSources: mergeSources(sourcesOf(storedValues(stored), 'analyser')),
+      ...keepDjChoices(stored),
+      fieldSources: analysedSources(stored),
       analyzedAt: new Date(),
       analysisDurationMs: Math.max(0, Math.round(result.elapsedMs)),
       analysisError: null,

@@ -128,3 +128,18 @@ export function useMoreSongPlays(songId: number, from: number) {
     apiCall('listSongPlays', { params: { id: songId }, query: { skip, limit: 200 } }, { signal }),
   );
 }
+
+/**
+ * PUT /songs/{id} with a new BPM: the DJ's choice between the analyser's two readings (bpm and
+ * bpm_alt). The server keeps it across re-analysis; the list shows it once refetched.
+ */
+export function useSetSongBpm(songId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (bpm: number) => apiCall('updateSong', { params: { id: songId }, body: { bpm } }),
+    onSuccess: (song) => {
+      queryClient.setQueryData(['songs', 'detail', songId], song);
+      void queryClient.invalidateQueries({ queryKey: ['songs', 'list'] });
+    },
+  });
+}

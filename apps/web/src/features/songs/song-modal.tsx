@@ -12,7 +12,8 @@ import { StatTile } from '../../components/stat-tile';
 import { StoreLinks } from '../../components/store-links';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { formatBpm, formatScale1000 } from './lib/analysis-values';
+import { useCan } from '../../lib/session';
+import { formatBpm, formatScale1000, keyLabel } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
 import { overplayTone, playsPerEvent } from './lib/overplay-tone';
 import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
@@ -20,6 +21,7 @@ import { analysisStatus } from './lib/song-filters';
 import {
   useMetadataProviders,
   useMoreSongPlays,
+  useSetSongBpm,
   useSong,
   useSongPerformance,
   useSpotifyPopularity,
@@ -191,14 +193,15 @@ function PlayHistory({ songId, timeline, total }: { songId: number; timeline: Ti
 /** The song's analysis values and where they come from (our own estimates, see docs/metrics.md). */
 function AudioAnalysis({ song }: { song: Song }) {
   const titleId = useId();
+  const setBpm = useSetSongBpm(song.song_id);
+  const canEdit = useCan('updateSong');
   const status = analysisStatus(song);
   const values: Array<[string, string]> = [
-    ['BPM', formatBpm(song.bpm)],
-    ['Key', formatKey(song.key)],
     ['Energy', formatScale1000(song.energy_level)],
     ['Danceability', formatScale1000(song.danceability)],
     ['Valence', formatScale1000(song.valence)],
   ];
+  const bpmAlt = song.bpm_alt;
   return (
     <section aria-labelledby={titleId} className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
@@ -220,6 +223,45 @@ function AudioAnalysis({ song }: { song: Song }) {
         )}
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-5">
+        <div>
+          <dt className="text-base-content/60 text-xs">BPM</dt>
+          <dd className="font-medium">
+            {formatBpm(song.bpm)}
+            {song.sources.bpm === 'dj' && (
+              <span className="ml-1 font-normal text-base-content/60 text-xs">(set by a DJ)</span>
+            )}
+          </dd>
+          {bpmAlt !== null && (
+            <dd className="text-xs">
+              {canEdit ? (
+                <button
+                  type="button"
+                  className="btn btn-link btn-xs h-auto min-h-0 p-0"
+                  disabled={setBpm.isPending}
+                  onClick={() => setBpm.mutate(bpmAlt)}
+                >
+                  Use {formatBpm(bpmAlt)} instead
+                </button>
+              ) : (
+                <span className="text-base-content/60">or {formatBpm(bpmAlt)}</span>
+              )}
+            </dd>
+          )}
+          {setBpm.isError && (
+            <dd className="text-error text-xs" role="alert">
+              {errorMessage(setBpm.error)}
+            </dd>
+          )}
+        </div>
+        <div>
+          <dt className="text-base-content/60 text-xs">Key</dt>
+          <dd className="font-medium">{keyLabel(song, formatKey)}</dd>
+          {song.key_uncertain && song.key && (
+            <dd className="text-base-content/60 text-xs">
+              best guess {formatKey(song.key)}, confidence {Math.round((song.key_confidence ?? 0) * 100)}%
+            </dd>
+          )}
+        </div>
         {values.map(([label, value]) => (
           <div key={label}>
             <dt className="text-base-content/60 text-xs">{label}</dt>

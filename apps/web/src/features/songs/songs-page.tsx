@@ -12,7 +12,7 @@ import { errorMessage, listItems } from '../../lib/api';
 import { formatDate, formatDuration } from '../../lib/format';
 import { useCan } from '../../lib/session';
 import { AnalysisStatusCard } from './analysis-status';
-import { formatBpm } from './lib/analysis-values';
+import { formatBpm, keyLabel } from './lib/analysis-values';
 import { formatKey } from './lib/camelot';
 import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
 import {
@@ -368,7 +368,12 @@ function SongRow({
       <td>{song.genre ?? '—'}</td>
       <td>{song.age_category ? song.age_category.toUpperCase() : 'Unknown'}</td>
       <td>{formatBpm(song.bpm)}</td>
-      <td className="whitespace-nowrap">{formatKey(song.key)}</td>
+      <td
+        className="whitespace-nowrap"
+        title={song.key_uncertain && song.key ? `best guess ${song.key}` : undefined}
+      >
+        {keyLabel(song, formatKey)}
+      </td>
       <td>
         <span className="inline-flex items-center gap-1 whitespace-nowrap">
           {EnergyIcon && band && (

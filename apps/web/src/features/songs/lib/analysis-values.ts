@@ -11,3 +11,11 @@ export function formatBpm(bpm: number | null | undefined): string {
 export function formatScale1000(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${Math.round(value / 10)}%`;
 }
+
+/** The key as a DJ should read it: 'uncertain' when the analyser could not tell (never a wrong key). */
+export function keyLabel(
+  song: { key: string | null; key_uncertain: boolean },
+  format: (key: string | null) => string,
+): string {
+  return song.key_uncertain ? 'Uncertain' : format(song.key);
+}

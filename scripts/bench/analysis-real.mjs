@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+// Analysis benchmark on real productions: produced songs whose tempo their own source states
+// (tracker modules, Frets on Fire charts: see analysis/real-corpus.mjs and analysis/truth.mjs),
+// fetched from Debian packages into .cache/bench-analysis-real. Every song is analysed as the
+// server does (ffmpeg decode, then the analyser) and scored: tempo Accuracy1, Accuracy2, the
+// danceable octave (the reported BPM inside the declared range and within 4 % of the truth
+// halved or doubled into it), results outside the range, how often the DJ's one click (bpm_alt)
+// gives the danceable tempo when bpm misses it, speed in × real time on one core.
+//
+// Beside it, with --essentia, the open analyser essentia.js (AGPL: a measuring stick only,
+// installed by this script into .cache/essentia with npm, never a dependency of the product):
+// PercivalBpmEstimator and RhythmExtractor2013 (method 'degara'), their BPM folded the same way,
+// and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
+// No key is stated by these songs' sources: the key table shows how often our key agrees with
+// essentia's (MIREX score of ours against theirs) and our key confidence, which is no accuracy.
+// Usage: node scripts/bench/analysis-real.mjs [--essentia] [--misses]
+//        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis-real.mjs: the TypeScript source)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { mirexKeyScore, tempoAccuracy1, tempoAccuracy2 } from './analysis/metrics.mjs';
+import { buildRealCases } from './analysis/real-corpus.mjs';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const cacheDir = path.join(repoRoot, '.cache/bench-analysis-real');
+const withEssentia = process.argv.includes('--essentia');
+const showMisses = process.argv.includes('--misses');
+const fromSource = process.env.WCS_BENCH_SOURCE === '1';
+
+if (!fromSource) {
+  try {
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'apps/server'],
+      {
+        cwd: repoRoot,
+        stdio: 'inherit',
+      },
+    );
+  } catch {
+    console.warn('tsc reported errors; using whatever apps/server/dist holds.');
+  }
+}
+const base = path.join(repoRoot, fromSource ? 'apps/server/src' : 'apps/server/dist');
+const ext = fromSource ? 'ts' : 'js';
+const analysis = await import(path.join(base, `audio/analysis/index.${ext}`));
+const { decodeAudio } = await import(path.join(base, `audio/decode.${ext}`));
+const tempoModule = await import(path.join(base, `audio/analysis/tempo.${ext}`));
+const LOW = tempoModule.TEMPO_RANGE_LOW ?? 70;
+const HIGH = tempoModule.TEMPO_RANGE_HIGH ?? 140;
+
+const { cases, leftOut } = buildRealCases(cacheDir);
+
+/** Right in the danceable octave: inside [LOW, HIGH] and within 4 % of the truth times 2^k. */
+function danceable(truth, estimate) {
+  if (estimate === null || estimate < LOW || estimate > HIGH) return false;
+  return [-3, -2, -1, 0, 1, 2, 3].some((k) => tempoAccuracy1(truth * 2 ** k, estimate));
+}
+/** A tempo halved or doubled into [LOW, HIGH] (how essentia's raw BPM is compared). */
+function fold(bpm) {
+  if (!(bpm > 0)) return null;
+  let value = bpm;
+  while (value > HIGH) value /= 2;
+  while (value < LOW) value *= 2;
+  return value;
+}
+
+// 1. Our analyser, one song at a time on this thread (ffmpeg decodes in its own process).
+const loadBefore = os.loadavg()[0];
+let audioSeconds = 0;
+let decodeMs = 0;
+let analyseMs = 0;
+const results = [];
+for (const testCase of cases) {
+  const t0 = performance.now();
+  let samples = await decodeAudio(testCase.file, { sampleRate: analysis.ANALYSIS_SAMPLE_RATE });
+  const t1 = performance.now();
+  let result = analysis.analyzeSamples(samples, analysis.ANALYSIS_SAMPLE_RATE);
+  const t2 = performance.now();
+  // As analyzeFile does: a mix that cancels in mono is decoded again from its first channel.
+  if (analysis.isSilentAnalysis?.(result)) {
+    const again = await decodeAudio(testCase.file, {
+      sampleRate: analysis.ANALYSIS_SAMPLE_RATE,
+      channels: 'first',
+    });
+    const t3 = performance.now();
+    const second = analysis.analyzeSamples(again, analysis.ANALYSIS_SAMPLE_RATE);
+    const t4 = performance.now();
+    decodeMs += t3 - t2;
+    analyseMs += t4 - t3;
+    if (!analysis.isSilentAnalysis(second)) {
+      samples = again;
+      result = second;
+    }
+  }
+  audioSeconds += samples.length / analysis.ANALYSIS_SAMPLE_RATE;
+  decodeMs += t1 - t0;
+  analyseMs += t2 - t1;
+  results.push({ ...testCase, result });
+}
+const loadAfter = os.loadavg()[0];
+
+// 2. essentia.js on the same files (cached by file id and essentia version).
+let essentiaVersion = null;
+if (withEssentia) {
+  const essentiaDir = path.join(repoRoot, '.cache/essentia');
+  const entry = path.join(essentiaDir, 'node_modules/essentia.js');
+  if (!fs.existsSync(entry)) {
+    fs.mkdirSync(essentiaDir, { recursive: true });
+    console.log('npm install essentia.js@0.1.3 into .cache/essentia (AGPL: measuring stick only)');
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefix', essentiaDir, 'essentia.js@0.1.3'],
+      {
+        stdio: 'inherit',
+      },
+    );
+  }
+  const require = createRequire(path.join(essentiaDir, 'package.json'));
+  const { Essentia, EssentiaWASM } = require('essentia.js');
+  const essentia = new Essentia(EssentiaWASM);
+  essentiaVersion = essentia.version;
+  const cacheFile = path.join(cacheDir, `essentia-${essentiaVersion}.json`);
+  const cached = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
+  for (const r of results) {
+    if (!cached[r.id]) {
+      const samples = await decodeAudio(r.file, { sampleRate: 44100 });
+      const t0 = performance.now();
+      const vector = essentia.arrayToVector(samples);
+      const percival = essentia.PercivalBpmEstimator(vector).bpm;
+      const t1 = performance.now();
+      const rhythm = essentia.RhythmExtractor2013(vector, 208, 'degara', 40).bpm;
+      const t2 = performance.now();
+      const key = essentia.KeyExtractor(vector);
+      vector.delete?.();
+      cached[r.id] = {
+        percival,
+        rhythm,
+        key: `${key.key.replace('Bb', 'A#').replace('Eb', 'D#').replace('Ab', 'G#').replace('Db', 'C#').replace('Gb', 'F#')} ${key.scale}`,
+        keyStrength: key.strength,
+        percivalMs: t1 - t0,
+        rhythmMs: t2 - t1,
+        seconds: samples.length / 44100,
+      };
+      fs.writeFileSync(cacheFile, JSON.stringify(cached, null, 2));
+      process.stdout.write(`\ressentia.js: ${Object.keys(cached).length} songs`);
+    }
+    r.essentia = cached[r.id];
+  }
+  console.log('');
+}
+
+// 3. Scores.
+const pct = (count, n) => `${((100 * count) / n).toFixed(1)} %`;
+function tempoRow(label, rows, estimateOf) {
+  const n = rows.length;
+  const est = rows.map((r) => ({ truth: r.bpm, bpm: estimateOf(r) }));
+  const acc1 = est.filter((e) => tempoAccuracy1(e.truth, e.bpm)).length;
+  const acc2 = est.filter((e) => tempoAccuracy2(e.truth, e.bpm)).length;
+  const octave = est.filter((e) => danceable(e.truth, e.bpm)).length;
+  const outside = est.filter((e) => e.bpm !== null && (e.bpm < LOW || e.bpm > HIGH)).length;
+  const none = est.filter((e) => e.bpm === null).length;
+  return `| ${label} | ${n} | ${pct(acc1, n)} | ${pct(acc2, n)} | ${pct(octave, n)} | ${outside} | ${none} |`;
+}
+
+console.log(`\nanalysis_version: ${analysis.ANALYSIS_VERSION}`);
+console.log(
+  `${results.length} real songs, ${(audioSeconds / 60).toFixed(1)} min of audio, truth ${Math.min(...results.map((r) => r.bpm))}-${Math.max(...results.map((r) => r.bpm))} BPM; ` +
+    `declared range ${LOW}-${HIGH} BPM; ${leftOut.length} left out`,
+);
+console.log('\n| analyser | songs | Acc1 | Acc2 | danceable octave | outside range | no tempo |');
+console.log('|---|---|---|---|---|---|---|');
+const ours = (r) => r.result.bpm;
+console.log(tempoRow('ours (bpm)', results, ours));
+const byStyle = [...new Set(results.map((r) => r.style))];
+for (const style of byStyle)
+  console.log(
+    tempoRow(
+      `  ${style}`,
+      results.filter((r) => r.style === style),
+      ours,
+    ),
+  );
+console.log(
+  tempoRow(
+    '  truth 70-140',
+    results.filter((r) => r.bpm >= LOW && r.bpm <= HIGH),
+    ours,
+  ),
+);
+console.log(
+  tempoRow(
+    '  truth outside 70-140',
+    results.filter((r) => r.bpm < LOW || r.bpm > HIGH),
+    ours,
+  ),
+);
+const withAlt = results.filter(
+  (r) =>
+    danceable(r.bpm, r.result.bpm) ||
+    danceable(r.bpm, r.result.bpm_alt) ||
+    tempoAccuracy1(r.bpm, r.result.bpm_alt),
+).length;
+console.log(
+  `| ours, bpm or one click to bpm_alt | ${results.length} | | | ${pct(withAlt, results.length)} | | |`,
+);
+if (withEssentia) {
+  console.log(tempoRow('essentia.js Percival (raw)', results, (r) => r.essentia.percival));
+  console.log(tempoRow('essentia.js Percival (folded)', results, (r) => fold(r.essentia.percival)));
+  console.log(tempoRow('essentia.js RhythmExtractor2013 (raw)', results, (r) => r.essentia.rhythm));
+  console.log(tempoRow('essentia.js RhythmExtractor2013 (folded)', results, (r) => fold(r.essentia.rhythm)));
+  const n = results.length;
+  const agree = results.reduce((sum, r) => sum + mirexKeyScore(r.essentia.key, r.result.key), 0);
+  const exact = results.filter((r) => r.result.key === r.essentia.key).length;
+  const uncertain = results.filter((r) => r.result.key_uncertain).length;
+  console.log(
+    `\nkey (no truth in these sources): ours equals essentia.js KeyExtractor on ${pct(exact, n)}, ` +
+      `MIREX score of ours against it ${(agree / n).toFixed(3)}; ours says "uncertain" on ${uncertain} of ${n}`,
+  );
+  const confident = results.filter((r) => !r.result.key_uncertain);
+  if (confident.length > 0) {
+    const agreeConfident = confident.reduce((sum, r) => sum + mirexKeyScore(r.essentia.key, r.result.key), 0);
+    console.log(
+      `  on the ${confident.length} songs ours is sure of: MIREX against essentia ${(agreeConfident / confident.length).toFixed(3)}`,
+    );
+  }
+  const essentiaSeconds = results.reduce((s, r) => s + r.essentia.seconds, 0);
+  const essentiaMs = results.reduce((s, r) => s + r.essentia.percivalMs + r.essentia.rhythmMs, 0);
+  console.log(
+    `essentia.js ${essentiaVersion} tempo (Percival + RhythmExtractor2013): ${(essentiaSeconds / (essentiaMs / 1000)).toFixed(0)}× real time`,
+  );
+}
+
+if (showMisses) {
+  console.log('\nsongs (truth, ours bpm / bpm_alt, tempo confidence, key, key confidence):');
+  for (const r of results) {
+    const mark = danceable(r.bpm, r.result.bpm) ? '  ' : '✗ ';
+    const e = r.essentia
+      ? `; essentia ${r.essentia.percival.toFixed(1)}/${r.essentia.rhythm.toFixed(1)} ${r.essentia.key}`
+      : '';
+    console.log(
+      `${mark}${r.name} [${r.origin}]: truth ${r.bpm} (${r.truth}); ours ${r.result.bpm} / ${r.result.bpm_alt}, ` +
+        `confidence ${r.result.features.tempo_confidence}; key ${r.result.key} (${r.result.key_confidence})${e}`,
+    );
+  }
+  for (const l of leftOut) console.log(`  left out: ${l.name}: ${l.reason}`);
+}
+
+console.log(
+  `\nspeed (one core): decode ${(audioSeconds / (decodeMs / 1000)).toFixed(0)}× real time, ` +
+    `analysis ${(audioSeconds / (analyseMs / 1000)).toFixed(0)}×, whole (decode + analysis) ` +
+    `${(audioSeconds / ((decodeMs + analyseMs) / 1000)).toFixed(0)}× real time; ` +
+    `${((decodeMs + analyseMs) / results.length).toFixed(0)} ms per song of ${(audioSeconds / results.length).toFixed(0)} s`,
+);
+console.log(
+  `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, ${os.cpus().length} cores`,
+);

@@ -1,0 +1,182 @@
+// The real-music set of the analysis benchmark: produced songs (not rendered MIDI) whose tempo
+// their own source files state, from Debian packages fetched with `apt-get download` into
+// .cache/bench-analysis-real (ignored by git) and unpacked with `dpkg-deb -x`:
+//
+// - tracker modules of game soundtracks (bomberclone, ceferino, circuslinux, gweled, pingus,
+//   powermanga's .zik files are XM modules, tecnoballz): tempo from the module itself (see
+//   truth.mjs for the rule), rendered by ffmpeg's libopenmpt demuxer;
+// - Frets on Fire songs (recorded metal/rock with vocals, by Muldjord and Sectoid): tempo from
+//   the chart's MIDI tempo map; their stems (song, guitar, rhythm) are mixed into one track.
+//
+// Left out: songs whose tempo changes (the longest tempo lasts under 90 % of the song) and songs
+// under 30 s (jingles). A tracker tempo over 240 BPM is
+// taken as counted in half-beats and halved until it is not (its composer's rows per beat is a
+// convention the file does not state for MOD, XM and S3M). Every song is encoded once to
+// 192 kbit/s MP3 (what a library holds) in .cache/bench-analysis-real/audio.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { midiTempo, moduleTempo } from './truth.mjs';
+
+export const REAL_PACKAGES = [
+  'bomberclone-data',
+  'ceferino-data',
+  'circuslinux-data',
+  'gweled',
+  'pingus-data',
+  'powermanga-data',
+  'tecnoballz-data',
+  'fretsonfire-songs-muldjord',
+  'fretsonfire-songs-sectoid',
+];
+
+const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
+const MIN_SHARE = 0.9;
+const MAX_TRUTH_BPM = 240;
+
+function walk(dir, out = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+function fetchPackages(cacheDir, log) {
+  const debs = path.join(cacheDir, 'debs');
+  const unpacked = path.join(cacheDir, 'pkgs');
+  fs.mkdirSync(debs, { recursive: true });
+  fs.mkdirSync(unpacked, { recursive: true });
+  const folders = [];
+  for (const name of REAL_PACKAGES) {
+    const find = () => fs.readdirSync(debs).find((f) => f.startsWith(`${name}_`) && f.endsWith('.deb'));
+    let deb = find();
+    if (!deb) {
+      log(`apt-get download ${name}`);
+      execFileSync('apt-get', ['download', name], { cwd: debs, stdio: ['ignore', 'ignore', 'inherit'] });
+      deb = find();
+      if (!deb) throw new Error(`apt-get download ${name} produced no .deb`);
+    }
+    const target = path.join(unpacked, deb.replace(/\.deb$/, ''));
+    if (!fs.existsSync(target)) execFileSync('dpkg-deb', ['-x', path.join(debs, deb), target]);
+    folders.push({ name, folder: target });
+  }
+  return folders;
+}
+
+function duration(ffprobe, file) {
+  try {
+    return Number(
+      String(
+        execFileSync(ffprobe, ['-v', 'quiet', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]),
+      ).trim(),
+    );
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The cases: { id, name, origin, style, bpm (truth), truth (how it was obtained), file (MP3) },
+ * plus the songs left out and why. Listed once in <cacheDir>/manifest.json.
+ */
+export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe', log = console.log } = {}) {
+  const manifest = path.join(cacheDir, 'manifest.json');
+  if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  const folders = fetchPackages(cacheDir, log);
+  const audioDir = path.join(cacheDir, 'audio');
+  fs.mkdirSync(audioDir, { recursive: true });
+  const cases = [];
+  const leftOut = [];
+  const encode = (id, inputs) => {
+    const out = path.join(audioDir, `${id}.mp3`);
+    if (fs.existsSync(out)) return out;
+    const mix = inputs.length > 1 ? ['-filter_complex', `amix=inputs=${inputs.length}:normalize=0`] : [];
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      ...inputs.flatMap((input) => ['-i', input]),
+      ...mix,
+      '-t',
+      '420',
+      '-ar',
+      '44100',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '192k',
+      out,
+    ]);
+    return out;
+  };
+  for (const { name, folder } of folders) {
+    const files = walk(folder).sort();
+    if (name.startsWith('fretsonfire')) {
+      for (const chart of files.filter((f) => f.endsWith('/notes.mid'))) {
+        const dir = path.dirname(chart);
+        const song = path.basename(dir);
+        const found = midiTempo(fs.readFileSync(chart));
+        if (!found || found.share < MIN_SHARE) {
+          leftOut.push({ name: song, reason: `tempo changes (${found?.share.toFixed(2)})` });
+          continue;
+        }
+        const stems = files.filter((f) => path.dirname(f) === dir && f.endsWith('.ogg'));
+        const id = createHash('sha256').update(`${name}/${song}`).digest('hex').slice(0, 12);
+        cases.push({
+          id,
+          name: song,
+          origin: name,
+          style: 'metal/rock (recorded)',
+          bpm: found.bpm,
+          truth: found.detail,
+          file: encode(id, stems),
+        });
+      }
+      continue;
+    }
+    for (const file of files.filter((f) => MODULE.test(f))) {
+      const found = moduleTempo(fs.readFileSync(file));
+      const song = path.basename(file);
+      if (!found) {
+        leftOut.push({ name: song, reason: 'not a module this reader knows' });
+        continue;
+      }
+      if (found.share < MIN_SHARE) {
+        leftOut.push({
+          name: song,
+          reason: `tempo changes (longest tempo ${(100 * found.share).toFixed(0)} %)`,
+        });
+        continue;
+      }
+      const length = duration(ffprobe, file);
+      if (!(length >= 30)) {
+        leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
+        continue;
+      }
+      let bpm = found.bpm;
+      let note = found.detail;
+      while (bpm > MAX_TRUTH_BPM) {
+        bpm /= 2;
+        note += ', halved (over 240)';
+      }
+      const id = createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 12);
+      if (cases.some((c) => c.id === id)) continue;
+      cases.push({
+        id,
+        name: song,
+        origin: name,
+        style: 'tracker module',
+        bpm: Math.round(bpm * 100) / 100,
+        truth: note,
+        file: encode(id, [file]),
+      });
+    }
+  }
+  if (cases.length === 0) throw new Error('no real song found (are apt-get, dpkg-deb and ffmpeg here?)');
+  const result = { cases, leftOut };
+  fs.writeFileSync(manifest, JSON.stringify(result, null, 2));
+  return result;
+}
