@@ -19,6 +19,7 @@ import {
   type PeakGrid,
   peakGrid,
   scoreFor,
+  strengthOf,
   TAIL_SECONDS,
   WINDOW_FRAMES,
   WINDOW_HOP,
@@ -26,6 +27,7 @@ import {
 } from './matcher.js';
 import { currentIndex, type InvertedIndex } from './memory-index.js';
 import {
+  EVIDENCE_BOUND,
   FFT_SIZE,
   FRAME_SECONDS,
   HOP,
@@ -44,6 +46,7 @@ import {
   VERIFY_PEAKS,
   FINGERPRINT_VERSION as VERSION,
   WARPS,
+  WEAK_SCORE,
 } from './params.js';
 import { extractPeakSets, keepDensity, type Peaks } from './peaks.js';
 import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
@@ -241,15 +244,17 @@ export function memorySource(
 export const soloScoreFor = (totalFrames: number, minScore: number = MIN_SCORE): number =>
   totalFrames >= CORROBORATING_FRAMES + WINDOW_FRAMES ? SOLO_FACTOR * minScore : minScore;
 
-/** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
-export async function recognizeWith(
+/**
+ * The window detections of `samples` and its length in frames: every window's candidates verified
+ * down to `windowScore` (what recognizeWith chains into plays; the benchmarks record them).
+ */
+export async function windowDetections(
   source: RecognitionSource,
   samples: Float32Array,
-  options: { minConfidence?: number } = {},
-): Promise<TimelinePlay[]> {
+  windowScore: number,
+): Promise<{ detections: Detection[]; totalFrames: number }> {
   const { index } = source;
   const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
-  const minScore = scoreFor(options.minConfidence ?? 0.5);
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
   // Windows every WINDOW_HOP frames, plus one ending with the signal (a short signal: one window).
   const starts: number[] = [];
@@ -281,15 +286,66 @@ export async function recognizeWith(
     // The segment's peaks at absolute frames.
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
     for (const [w, start] of windows.entries()) {
-      detections.push(...detectWindow(candidates[w]!, start, query, grids, minScore));
+      detections.push(...detectWindow(candidates[w]!, start, query, grids, windowScore));
     }
   }
-  return chainDetections(detections, soloScoreFor(totalFrames, minScore)).map((play) => ({
+  return { detections, totalFrames };
+}
+
+/**
+ * Whether a signal of `totalFrames` can hold two windows that share no audio: only then can a
+ * play be corroborated or gather evidence, and weak windows are worth verifying.
+ */
+const holdsTwoWindows = (totalFrames: number) => totalFrames >= CORROBORATING_FRAMES + WINDOW_FRAMES;
+
+/** What recognition asks of a play; `evidenceBound` only for the benchmarks' sweeps. */
+export interface RecognitionOptions {
+  /** 0.5 by default, the calibrated threshold: trades misses for false recognitions. */
+  minConfidence?: number;
+  /** EVIDENCE_BOUND at minConfidence 0.5 unless given. */
+  evidenceBound?: number;
+}
+
+/** The window score recognition verifies down to in a signal of `totalFrames`. */
+export function windowScoreFor(totalFrames: number, options: RecognitionOptions = {}): number {
+  const minScore = scoreFor(options.minConfidence ?? 0.5);
+  return holdsTwoWindows(totalFrames) ? (WEAK_SCORE * minScore) / MIN_SCORE : minScore;
+}
+
+/**
+ * The plays of a signal of `totalFrames` frames (`seconds` long) from its window detections
+ * (windowDetections at windowScoreFor): chained, kept by the window threshold, corroboration or
+ * evidence, in seconds from the signal's start.
+ */
+export function timelineOf(
+  detections: readonly Detection[],
+  totalFrames: number,
+  seconds: number,
+  options: RecognitionOptions = {},
+): TimelinePlay[] {
+  const minScore = scoreFor(options.minConfidence ?? 0.5);
+  // The evidence bound scales with the threshold asked for (MIN_SCORE at confidence 0.5).
+  const bounds = {
+    minScore,
+    evidenceBound: ((options.evidenceBound ?? EVIDENCE_BOUND) * minScore) / MIN_SCORE,
+  };
+  return chainDetections(detections, soloScoreFor(totalFrames, minScore), bounds).map((play) => ({
     songId: play.songId,
     startS: round2(play.first * FRAME_SECONDS),
-    endS: round2(Math.min(samples.length / SAMPLE_RATE, play.last * FRAME_SECONDS + TAIL_SECONDS)),
-    confidence: round2(confidenceOf(play.score)),
+    endS: round2(Math.min(seconds, play.last * FRAME_SECONDS + TAIL_SECONDS)),
+    confidence: round2(confidenceOf(strengthOf(play, bounds))),
   }));
+}
+
+/** recognizeTimeline on a given index and peak source (the benchmark's in-process measurements). */
+export async function recognizeWith(
+  source: RecognitionSource,
+  samples: Float32Array,
+  options: RecognitionOptions = {},
+): Promise<TimelinePlay[]> {
+  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const { detections } = await windowDetections(source, samples, windowScoreFor(totalFrames, options));
+  return timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options);
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -14,6 +14,7 @@ import {
   type PeakGrid,
   peakGrid,
   scoreFor,
+  strengthOf,
   verifyCandidate,
   WINDOW_FRAMES,
   WINDOW_HOP,
@@ -22,6 +23,7 @@ import {
 import { emptyIndex, type InvertedIndex, mergeIndex, type SongHashes } from './memory-index.js';
 import {
   CANDIDATES,
+  EVIDENCE_BOUND,
   FFT_SIZE,
   FRAME_SECONDS,
   HOP,
@@ -32,6 +34,7 @@ import {
   SAMPLE_RATE,
   SOLO_FACTOR,
   WARPS,
+  WEAK_SCORE,
 } from './params.js';
 import { extractPeaks } from './peaks.js';
 import { addNoise, synthSong } from './synth.js';
@@ -222,6 +225,68 @@ describe('matcher', () => {
     expect(play.map((p) => [p.songId, p.corroborated, p.last])).toEqual([[1, true, pieces[1]!.last]]);
     // with the default solo score (a query too short to corroborate) one window is enough
     expect(chainDetections([at(1, MIN_SCORE + 3, 0)]).map((p) => p.songId)).toEqual([1]);
+  });
+
+  describe('song-level evidence over time', () => {
+    const solo = SOLO_FACTOR * MIN_SCORE;
+    const weak = (MIN_SCORE + WEAK_SCORE) / 2; // under the window threshold, over the weak one
+    /** Window k (k hops in) hearing song 1 at one position of it, at `score`, under warp `warp`. */
+    const at = (k: number, score: number, warp = 0, offset = 500) => ({
+      songId: 1,
+      warp,
+      offset,
+      score,
+      first: k * WINDOW_HOP + 10,
+      last: k * WINDOW_HOP + WINDOW_FRAMES - 10,
+      window: k * WINDOW_HOP,
+    });
+    const windowsNeeded = Math.ceil(EVIDENCE_BOUND / weak);
+
+    it('confirms a play from windows each too weak alone once their evidence passes the bound', () => {
+      expect(weak).toBeLessThan(MIN_SCORE);
+      expect(windowsNeeded).toBeGreaterThan(2); // two weak windows, even apart, are never enough
+      const heard = Array.from({ length: windowsNeeded }, (_, k) => at(k, weak));
+      const [play, ...others] = chainDetections(heard, solo);
+      expect(others).toEqual([]);
+      expect(play).toMatchObject({ songId: 1, first: 10, corroborated: false });
+      expect(play!.last).toBe(heard.at(-1)!.last);
+      expect(play!.evidence).toBeCloseTo(windowsNeeded * weak, 6);
+      // Its confidence stands for its evidence: at least the window threshold's.
+      expect(strengthOf(play!)).toBeGreaterThanOrEqual(MIN_SCORE);
+      // One window fewer: under the bound, no play (each window alone is chance's level).
+      expect(chainDetections(heard.slice(1), solo)).toEqual([]);
+    });
+
+    it('adds only windows that hear the song at a consistent position, tempo changes included', () => {
+      // The same windows, every other one 20 s further into the song (a repeat, or chance): no
+      // position gathers enough.
+      const scattered = Array.from({ length: windowsNeeded }, (_, k) => at(k, weak, 0, k % 2 ? 1125 : 500));
+      expect(chainDetections(scattered, solo)).toEqual([]);
+      // A DJ's +4 % (speed): the position advances 1.04 frames a frame, the warp says so, the
+      // offset stays: one play.
+      const faster = WARPS.findIndex((w) => w.a === 1.04 && w.pitch);
+      const sped = Array.from({ length: windowsNeeded }, (_, k) => at(k, weak, faster));
+      expect(chainDetections(sped, solo).map((p) => [p.songId, p.first])).toEqual([[1, 10]]);
+      // Windows at the weak score from one chance 10 s (two overlapping windows and nothing
+      // apart from them) gather nothing, however strong: only evidence from audio that two
+      // windows do not share counts.
+      expect(chainDetections([at(0, 55), at(1, 55)], solo)).toEqual([]);
+    });
+
+    it('keeps a play through a quiet or masked stretch where it is heard only weakly', () => {
+      // Heard well for 10 s, then 60 s through a cheering crowd (weak windows, too few alone to
+      // be a play), then a 25 s break heard by no window at all, then well again: one play.
+      const detections = [
+        at(0, 45),
+        at(2, 45),
+        ...[3, 5, 7, 9, 11, 13].map((k) => at(k, weak)),
+        at(20, 45),
+        at(22, 45),
+      ];
+      const plays = chainDetections(detections, solo);
+      expect(plays.map((p) => [p.songId, p.first, p.last])).toEqual([[1, 10, detections.at(-1)!.last]]);
+      expect(plays[0]!.evidence).toBeGreaterThanOrEqual(EVIDENCE_BOUND);
+    });
   });
 
   it('asks the solo score of signals long enough for two windows that share no audio', () => {

@@ -12,6 +12,7 @@ import {
   BINS_PER_OCTAVE,
   CANDIDATES,
   CONTROL_OFFSETS,
+  EVIDENCE_BOUND,
   FRAME_SECONDS,
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
@@ -585,27 +586,58 @@ export interface Play {
   warp: number;
   /**
    * Heard at one position of the song by two windows that share no audio (starts two hops
-   * apart): evidence that chance, which scores window by window, hardly ever gives.
+   * apart), each at the window threshold: evidence that chance, which scores window by window,
+   * hardly ever gives.
    */
   corroborated: boolean;
+  /**
+   * The song-level evidence of the play: the sum of the scores of every window (weak ones too)
+   * that heard the song at the play's position, once it spans two windows that share no audio;
+   * 0 when it does not. See EVIDENCE_BOUND.
+   */
+  evidence: number;
 }
 
-/** Frames between two windows of one play before it counts as played again. */
-const MAX_GAP_FRAMES = Math.round(20 / FRAME_SECONDS);
+/**
+ * Frames between two windows of one play, at one position of the song, before it counts as
+ * played again: as long as MERGE_GAP_FRAMES, so that a play whose position keeps advancing
+ * through a quiet or masked stretch stays one play and keeps its evidence.
+ */
+const MAX_GAP_FRAMES = Math.round(45 / FRAME_SECONDS);
+
+/** What chainDetections asks of a play (recognizeWith scales them with its minConfidence). */
+export interface ChainBounds {
+  /** Score one window needs to be heard on its own (MIN_SCORE at the default confidence). */
+  minScore?: number;
+  /** Evidence that confirms a play whose windows are each under minScore (EVIDENCE_BOUND). */
+  evidenceBound?: number;
+}
 
 /**
- * Chains window detections of the same song at a consistent song position into plays. A play that
- * is not corroborated (heard by one window, or by overlapping ones only) is kept only when its
- * score reaches `soloScore`: recognition asks more of such a play in a recording long enough to
- * corroborate a song that is really playing (see SOLO_FACTOR).
+ * Chains window detections of the same song at a consistent song position into plays: a play is
+ * a hypothesis that grows while the recording goes on. Windows under the window threshold (weak
+ * ones, WEAK_SCORE and up) add to it like the others: each extends the play it agrees with (so a
+ * quiet or masked stretch where the song is heard only weakly does not cut it) and adds its score
+ * to the play's evidence. A play is kept when it is corroborated, or its best window reaches
+ * `soloScore` (recognition asks more of a lone window in a recording long enough to corroborate a
+ * song that is really playing, see SOLO_FACTOR), or its evidence reaches the bound (windows that
+ * share no audio, each perhaps too weak alone, at one position of the song: see EVIDENCE_BOUND).
  */
-export function chainDetections(detections: readonly Detection[], soloScore = MIN_SCORE): Play[] {
+export function chainDetections(
+  detections: readonly Detection[],
+  soloScore = MIN_SCORE,
+  { minScore = MIN_SCORE, evidenceBound = EVIDENCE_BOUND }: ChainBounds = {},
+): Play[] {
   const sorted = [...detections].sort((x, y) => x.songId - y.songId || x.first - y.first);
-  type Open = Omit<Play, 'corroborated'> & {
+  type Open = Omit<Play, 'corroborated' | 'evidence'> & {
     offset: number;
     a: number;
     fromWindow: number;
     toWindow: number;
+    /** First and last windows at minScore (-1: none). */
+    strongFrom: number;
+    strongTo: number;
+    total: number;
   };
   const opened: Open[] = [];
   // The song's plays a detection can still extend: every one, not only the latest, so that a
@@ -614,6 +646,7 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
   let alive: Open[] = [];
   for (const d of sorted) {
     const a = WARPS[d.warp]!.a;
+    const strong = d.score >= minScore;
     alive = alive.filter((play) => play.songId === d.songId && d.first - play.last <= MAX_GAP_FRAMES);
     let best: Open | undefined;
     let bestError = Number.POSITIVE_INFINITY;
@@ -637,6 +670,11 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
       best.a = a;
       best.fromWindow = Math.min(best.fromWindow, d.window);
       best.toWindow = Math.max(best.toWindow, d.window);
+      if (strong) {
+        best.strongFrom = best.strongFrom < 0 ? d.window : Math.min(best.strongFrom, d.window);
+        best.strongTo = Math.max(best.strongTo, d.window);
+      }
+      best.total += d.score;
       continue;
     }
     const play: Open = {
@@ -649,21 +687,42 @@ export function chainDetections(detections: readonly Detection[], soloScore = MI
       a,
       fromWindow: d.window,
       toWindow: d.window,
+      strongFrom: strong ? d.window : -1,
+      strongTo: strong ? d.window : -1,
+      total: d.score,
     };
     opened.push(play);
     alive.push(play);
   }
-  const plays = opened.map(({ songId, first, last, score, warp, fromWindow, toWindow }) => ({
-    songId,
-    first,
-    last,
-    score,
-    warp,
-    corroborated: toWindow - fromWindow >= CORROBORATING_FRAMES,
-  }));
-  const kept = mergeNearPlays(plays).filter((play) => play.corroborated || play.score >= soloScore);
+  const plays = opened.map(
+    ({ songId, first, last, score, warp, fromWindow, toWindow, strongFrom, strongTo, total }) => ({
+      songId,
+      first,
+      last,
+      score,
+      warp,
+      corroborated: strongFrom >= 0 && strongTo - strongFrom >= CORROBORATING_FRAMES,
+      evidence: toWindow - fromWindow >= CORROBORATING_FRAMES ? total : 0,
+    }),
+  );
+  const confirmed = (play: Play) =>
+    play.corroborated || play.score >= soloScore || play.evidence >= evidenceBound;
+  // Pieces of weak windows only that their evidence does not confirm are no play, nor a stretch
+  // of one; the others merge (mergeNearPlays) and then must be confirmed.
+  const pieces = plays.filter((play) => play.score >= minScore || confirmed(play));
+  const kept = mergeNearPlays(pieces, minScore, evidenceBound).filter(confirmed);
   return dropShadowed(kept).sort((x, y) => x.first - y.first || x.songId - y.songId);
 }
+
+/**
+ * The score a play stands for, for its confidence: its best window's, or, for a play heard
+ * window after window, its evidence scaled so that the bound counts as the window threshold
+ * (confidence 0.5 at either).
+ */
+export const strengthOf = (
+  play: Pick<Play, 'score' | 'evidence'>,
+  { minScore = MIN_SCORE, evidenceBound = EVIDENCE_BOUND }: ChainBounds = {},
+): number => Math.max(play.score, (minScore * play.evidence) / evidenceBound);
 
 /**
  * A play lying within a play of another song that scores SHADOW_RATIO times as much is taken for
@@ -687,7 +746,7 @@ function dropShadowed(plays: Play[]): Play[] {
   );
 }
 
-/** A piece scoring under this many times MIN_SCORE does not extend a nearby play of its song. */
+/** A piece scoring under this many times the window threshold does not extend a nearby play of its song. */
 const WEAK_PIECE = 1.5;
 
 /** Plays of one song closer than this are one play (a DJ does not replay a song within it). */
@@ -698,17 +757,20 @@ const MERGE_GAP_FRAMES = Math.round(45 / FRAME_SECONDS);
  * their positions: a chorus heard at the position of its other occurrence, or a stretch too
  * noisy for any window, must not split one play into several.
  */
-function mergeNearPlays(plays: Play[]): Play[] {
+function mergeNearPlays(plays: Play[], minScore: number, evidenceBound: number): Play[] {
   const sorted = [...plays].sort((x, y) => x.songId - y.songId || x.first - y.first);
   const merged: Play[] = [];
   for (const play of sorted) {
     const last = merged.at(-1);
     if (last && last.songId === play.songId && play.first - last.last <= MERGE_GAP_FRAMES) {
-      // A weak piece at another position (one window barely over the threshold) is more likely
-      // chance than the song going on: it neither stretches the play nor becomes a play.
-      if (play.score < WEAK_PIECE * MIN_SCORE && play.last > last.last) continue;
+      // A weak piece at another position (one window barely over the threshold, no evidence of
+      // its own) is more likely chance than the song going on: it neither stretches the play nor
+      // becomes a play.
+      const weak = play.score < WEAK_PIECE * minScore && play.evidence < evidenceBound;
+      if (weak && play.last > last.last) continue;
       last.last = Math.max(last.last, play.last);
       last.corroborated ||= play.corroborated;
+      last.evidence = Math.max(last.evidence, play.evidence);
       if (play.score > last.score) {
         last.score = play.score;
         last.warp = play.warp;

@@ -140,4 +140,17 @@ export const MIN_SCORE = 30;
  */
 export const SOLO_FACTOR = 2;
 
+/**
+ * Song-level evidence over time (matcher.ts, chainDetections). In a recording long enough to hold
+ * two windows that share no audio (20 s), windows are verified down to WEAK_SCORE: such a window
+ * is not heard on its own (chance reaches it many times an hour), but it adds its score to the
+ * play whose position in the song it agrees with, and extends it (a quiet or masked stretch does
+ * not cut a play). A play whose windows span two that share no audio is confirmed when the sum of
+ * their scores reaches EVIDENCE_BOUND, whatever each scored alone. Both were chosen on music
+ * outside the index (docs/performance.md, "Song-level evidence"): the bound sits above every
+ * chance chain found there.
+ */
+export const WEAK_SCORE = 15;
+export const EVIDENCE_BOUND = 120;
+
 export const FINGERPRINT_VERSION = `pair3-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}-w${WHITEN_SPAN}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;

@@ -1,0 +1,511 @@
+#!/usr/bin/env node
+// Recognition in rooms the engine was not tuned on, and nights as the headline (issue 23). The
+// benchmark's tracks (.cache/recognition, fetched by scripts/bench/recognition.mjs' corpus) are
+// indexed in memory with fillers up to --songs (as recognition-engine.mjs does), then:
+//
+// 1. 10 s windows in every room of recognition/rooms.mjs at crowd +5 and 0 dB: every track, indexed
+//    or not, at --positions places; correct / wrong / false per room, tuning and held-out rooms
+//    reported apart.
+// 2. Nights (--nights, --night-hours in all) in the held-out rooms (or --night-split tuning): DJ
+//    sets of the indexed tracks with songs outside the library between them (the tracks kept out
+//    and other packages' soundtracks), crossfades of 4-10 s, tempo and speed changes, stretches
+//    masked by a cheering crowd; Opus 128 kbit/s, then recognised as the server does it: 30 s
+//    chunks, each with the 20 s tail of the chunk before, merged into the timeline by the
+//    product's own mergeDetections. Song recall, plays per true play, false plays per 10 h, start
+//    and end error (median, p90).
+// 3. --unknown-hours of music outside the index, whole tracks, through the held-out rooms in turn:
+//    false plays, and the evidence of the strongest chance chain (what EVIDENCE_BOUND must exceed).
+//
+// Prints tables; asserts nothing.
+//   node scripts/bench/recognition-rooms.mjs [--songs 1000] [--positions 2] [--nights 4]
+//     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
+//     [--skip-nights] [--skip-unknown]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
+import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
+import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
+import { fillerSong } from './recognition/fillers.mjs';
+import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
+
+const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
+const option = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? fallback : process.argv[index + 1];
+};
+const targetSongs = Number(option('--songs', 1000));
+const positions = Number(option('--positions', 2));
+const nightCount = Number(option('--nights', 4));
+const nightHours = Number(option('--night-hours', 5.2));
+const nightSplit = option('--night-split', 'held-out');
+const unknownHours = Number(option('--unknown-hours', 11));
+const snrs = String(option('--snrs', '5,0')).split(',').map(Number);
+const roomFilter = option('--rooms', null);
+const boundsOption = option('--bounds', null);
+const skip = (part) => process.argv.includes(`--skip-${part}`);
+
+const quantile = (values, q) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
+const log = (message) => process.stderr.write(`[rooms] ${message}\n`);
+
+/** A crowd bed of a room (10 minutes), looped for longer signals from a random point. */
+const BED_SECONDS = 600;
+function crowdFor(bed, length, random) {
+  const out = new Float32Array(length);
+  let at = Math.floor(random() * bed.length);
+  for (let i = 0; i < length; i++) {
+    out[i] = bed[at];
+    at = at + 1 === bed.length ? 0 : at + 1;
+  }
+  return out;
+}
+
+runMain(async () => {
+  ensureNodeModules();
+  ensureSystemPackages(['ffmpeg', 'espeak-ng']);
+  ensureBuilt();
+  const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
+  const engine = await dist('audio/fingerprint/index.js');
+  const matcher = await dist('audio/fingerprint/matcher.js');
+  const params = await dist('audio/fingerprint/params.js');
+  const { mergeDetections } = await dist('services/recognition/recognition-timeline.js');
+  const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
+  const { decodeAudio } = await dist('audio/decode.js');
+  const cacheDir = path.join(repoRoot, '.cache/recognition');
+  const { inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }));
+  const unknownTracks = buildUnknownTracks(cacheDir, { ffprobe: 'ffprobe', log });
+  const pool = talkerPool(cacheDir, { ffmpeg, log });
+  const rooms = ROOMS.filter(
+    (room) => !roomFilter || roomFilter.split(',').some((r) => room.name.startsWith(r)),
+  );
+  const beds = new Map(
+    rooms.map((room, k) => [room.name, crowdNoise(BED_SECONDS * RATE, room, pool, 500 + k)]),
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-rooms-'));
+  const scratch = path.join(work, 'scratch.wav');
+  const toEngine = async (samples) => {
+    const file = path.join(work, 'engine.wav');
+    writeWav(file, samples);
+    const pcm = await decodeAudio(file, { sampleRate: engine.FINGERPRINT_SAMPLE_RATE, ffmpegPath: ffmpeg });
+    fs.rmSync(file);
+    return pcm;
+  };
+  try {
+    // The index: the indexed tracks and fillers, in memory.
+    const songs = [];
+    const peaksOf = new Map();
+    const real = [];
+    const songIdOf = new Map();
+    const t0 = performance.now();
+    for (const [k, track] of inIndex.entries()) {
+      const samples = await decodeAudio(track.file, {
+        sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
+        ffmpegPath: ffmpeg,
+      });
+      const indexed = engine.indexSignal(samples);
+      songs.push({ songId: k + 1, revision: 1, hashes: indexed.hashes });
+      peaksOf.set(k + 1, indexed.peaks);
+      songIdOf.set(track.id, k + 1);
+      real.push(indexed);
+    }
+    for (let i = 0; songs.length < targetSongs; i++) {
+      const { peaks, hashes } = fillerSong(real, i, engine.referenceHashes);
+      const songId = songs.length + 1;
+      songs.push({ songId, revision: 1, hashes });
+      peaksOf.set(songId, peaks);
+    }
+    const index = mergeIndex(emptyIndex(), new Set(), songs);
+    const source = engine.memorySource(index, peaksOf);
+    log(`index of ${songs.length} songs built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `# Recognition in rooms (${new Date().toISOString()}, ${songs.length} songs in the index, ` +
+        `load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
+    );
+    console.log(
+      `engine: WEAK_SCORE ${params.WEAK_SCORE}, EVIDENCE_BOUND ${params.EVIDENCE_BOUND}, MIN_SCORE ${params.MIN_SCORE}, SOLO_FACTOR ${params.SOLO_FACTOR}`,
+    );
+
+    if (!skip('windows')) await windows();
+    if (!skip('nights')) await nights();
+    if (!skip('unknown')) await unknown();
+
+    // -----------------------------------------------------------------------------------------
+    async function windows() {
+      console.log(
+        "\n## 10 s windows (correct over the indexed tracks' queries; wrong = another song on top; false = any play on a query of a track outside the index)\n",
+      );
+      console.log(`| room | split | ${snrs.map((s) => `crowd ${s > 0 ? '+' : ''}${s} dB`).join(' | ')} |`);
+      console.log(`|---|---|${snrs.map(() => '---|').join('')}`);
+      const random = rng(42);
+      const excerpts = [];
+      for (const [k, track] of [...inIndex, ...outOfIndex].entries()) {
+        for (let p = 0; p < positions; p++) {
+          excerpts.push({
+            track,
+            start: 3 + random() * Math.max(0, track.duration - 3 - 13),
+            truth: k < inIndex.length ? k + 1 : null,
+          });
+        }
+      }
+      // One reel per room: every excerpt (2 s of lead-in, so the reverberation is built up, then
+      // the 10 s query) with 3 s of silence after, through the room once; the queries are cut out.
+      const lead = 2;
+      const gap = 3;
+      const clips = excerpts.map(({ track, start }) =>
+        ffmpegToPcm(ffmpeg, ['-ss', String(start - lead), '-t', String(lead + 10), '-i', track.file]),
+      );
+      const slot = (lead + 10 + gap) * RATE;
+      const reel = new Float32Array(slot * clips.length);
+      for (const [i, clip] of clips.entries()) reel.set(clip.subarray(0, (lead + 10) * RATE), i * slot);
+      const totals = { tuning: snrs.map(() => [0, 0, 0, 0, 0]), 'held-out': snrs.map(() => [0, 0, 0, 0, 0]) };
+      for (const [r, room] of rooms.entries()) {
+        const cells = [];
+        for (const [s, snr] of snrs.entries()) {
+          const crowd = crowdFor(beds.get(room.name), reel.length, rng(700 + r * 10 + s));
+          const recorded = inRoom(reel, room, crowd, snr, { ffmpeg, scratch, seed: 31 + r });
+          const pcm = await toEngine(recorded);
+          const rate = engine.FINGERPRINT_SAMPLE_RATE;
+          let correct = 0;
+          let wrong = 0;
+          let falses = 0;
+          let known = 0;
+          let unknownCount = 0;
+          for (const [i, excerpt] of excerpts.entries()) {
+            const from = Math.round((i * (lead + 10 + gap) + lead) * rate);
+            const plays = await engine.recognizeWith(source, pcm.slice(from, from + 10 * rate));
+            const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
+            if (excerpt.truth === null) {
+              unknownCount++;
+              if (plays.length) falses++;
+            } else {
+              known++;
+              if (top?.songId === excerpt.truth) correct++;
+              else if (top) wrong++;
+            }
+          }
+          const t = totals[room.split][s];
+          t[0] += correct;
+          t[1] += known;
+          t[2] += wrong;
+          t[3] += falses;
+          t[4] += unknownCount;
+          cells.push(
+            `${pct(correct, known)} (${correct}/${known}), ${wrong} wrong, ${falses}/${unknownCount} false`,
+          );
+          log(`${room.name} ${snr} dB: ${correct}/${known}`);
+        }
+        console.log(`| ${room.name} | ${room.split} | ${cells.join(' | ')} |`);
+      }
+      for (const split of ['tuning', 'held-out']) {
+        const cells = totals[split].map(
+          ([c, k, w, f, u]) => `**${pct(c, k)} (${c}/${k})**, ${w} wrong, ${f}/${u} false`,
+        );
+        if (totals[split][0][1] > 0) console.log(`| all ${split} rooms | ${split} | ${cells.join(' | ')} |`);
+      }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    async function nights() {
+      const nightRooms = rooms.filter((room) => room.split === nightSplit);
+      if (nightRooms.length === 0) return;
+      const bounds = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
+      const perNight = (nightHours * 3600) / nightCount;
+      const outside = [...outOfIndex, ...unknownTracks];
+      const sums = bounds.map(() => ({
+        seconds: 0,
+        truePlays: 0,
+        found: 0,
+        predictedOnTrue: 0,
+        falsePlays: 0,
+        starts: [],
+        ends: [],
+        lines: [],
+      }));
+      console.log(
+        `\n## Nights in the ${nightSplit} rooms (${nightCount} nights, ${nightHours} h; the server's path: 30 s chunks + 20 s tail, mergeDetections; evidence bound ${bounds[0]})\n`,
+      );
+      console.log(
+        '| night | room | crowd | hours | library plays | found | plays per true play | false plays | start error median / p90 | end error median / p90 | recognised at |',
+      );
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+      const row = (e) =>
+        `${e.truePlays} | ${e.found} = ${pct(e.found, e.truePlays)} | ${(e.predictedOnTrue / Math.max(1, e.found)).toFixed(3)} | ` +
+        `${typeof e.falsePlays === 'number' ? e.falsePlays : e.falsePlays.length} | ${quantile(e.starts, 0.5).toFixed(1)} / ${quantile(e.starts, 0.9).toFixed(1)} s | ` +
+        `${quantile(e.ends, 0.5).toFixed(1)} / ${quantile(e.ends, 0.9).toFixed(1)} s`;
+      for (let n = 0; n < nightCount; n++) {
+        const room = nightRooms[n % nightRooms.length];
+        const snr = n % 2 === 0 ? 5 : 0;
+        const random = rng(2024 + n + (nightSplit === 'tuning' ? 100 : 0));
+        const night = buildNight(perNight, random, outside);
+        const crowd = crowdFor(beds.get(room.name), night.mix.length, random);
+        // Masked stretches: the crowd 12 dB louder for 15-40 s (cheering, an announcement), about
+        // one every 12 minutes.
+        for (
+          let at = Math.floor(random() * 720 * RATE);
+          at < crowd.length;
+          at += Math.floor((360 + random() * 720) * RATE)
+        ) {
+          const length = Math.min(crowd.length - at, Math.round((15 + 25 * random()) * RATE));
+          for (let i = 0; i < length; i++) crowd[at + i] *= 4;
+        }
+        const recorded = inRoom(night.mix, room, crowd, snr, { ffmpeg, scratch, seed: 77 + n });
+        night.mix = null;
+        // As a phone uploads it: Opus 128 kbit/s.
+        const wav = path.join(work, 'night.wav');
+        writeWav(wav, recorded);
+        const opus = path.join(work, 'night.opus');
+        execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', wav, '-c:a', 'libopus', '-b:a', '128k', opus]);
+        fs.rmSync(wav);
+        const pcm = await decodeAudio(opus, {
+          sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
+          ffmpegPath: ffmpeg,
+        });
+        fs.rmSync(opus);
+        const started = performance.now();
+        const predicted = await chunked(pcm, bounds);
+        const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
+        const speed = seconds / ((performance.now() - started) / 1000);
+        for (const [b, list] of predicted.entries()) {
+          const e = evaluate(night.truth, list);
+          const sum = sums[b];
+          sum.seconds += seconds;
+          sum.truePlays += e.truePlays;
+          sum.found += e.found;
+          sum.predictedOnTrue += e.predictedOnTrue;
+          sum.falsePlays += e.falsePlays.length;
+          sum.starts.push(...e.starts);
+          sum.ends.push(...e.ends);
+          for (const line of [...e.misses, ...e.fragments, ...e.falsePlays])
+            sum.lines.push(`night ${n + 1}: ${line}`);
+          if (b === 0)
+            console.log(
+              `| ${n + 1} | ${room.name} | ${snr > 0 ? '+' : ''}${snr} dB | ${(seconds / 3600).toFixed(2)} | ${row(e)} | ${speed.toFixed(0)}x |`,
+            );
+        }
+        log(`night ${n + 1} done`);
+      }
+      for (const [b, sum] of sums.entries()) {
+        console.log(
+          `| **all${bounds.length > 1 ? `, bound ${bounds[b]}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`,
+        );
+      }
+      for (const line of sums[0].lines) console.log(`  ${line}`);
+    }
+
+    /** A DJ set of about `seconds`: [{ songId|null, start, end }] and its mix at RATE. */
+    function buildNight(seconds, random, outside) {
+      const pieces = [];
+      let total = 0;
+      let k = 0;
+      const library = [...inIndex].sort(() => random() - 0.5);
+      while (total < seconds) {
+        // Every 3rd to 5th song is one the library lacks.
+        const out = k > 0 && random() < 0.25;
+        const track = out ? outside[Math.floor(random() * outside.length)] : library[k++ % library.length];
+        const length = Math.min(track.duration - 5, 150 + random() * 90);
+        const kind = random();
+        const factor = 0.94 + random() * 0.12;
+        const filters = [`aformat=channel_layouts=mono`, `aresample=${RATE}`];
+        if (kind < 0.25)
+          filters.push(`atempo=${factor.toFixed(3)}`); // key-locked tempo change
+        else if (kind < 0.4) filters.push(`asetrate=${Math.round(RATE * factor)}`, `aresample=${RATE}`); // speed
+        const samples = ffmpegToPcm(ffmpeg, [
+          '-ss',
+          '2',
+          '-t',
+          String(length),
+          '-i',
+          track.file,
+          '-af',
+          filters.join(','),
+        ]);
+        const fade = Math.round((4 + 6 * random()) * RATE);
+        pieces.push({ samples, songId: out ? null : songIdOf.get(track.id), fade, name: track.id });
+        total += samples.length / RATE - fade / RATE;
+      }
+      let length = 0;
+      for (const [i, piece] of pieces.entries()) length += piece.samples.length - (i > 0 ? piece.fade : 0);
+      const mix = new Float32Array(length);
+      const truth = [];
+      let at = 0;
+      for (const [i, piece] of pieces.entries()) {
+        const fadeIn = i > 0 ? piece.fade : 0;
+        const fadeOut = i < pieces.length - 1 ? pieces[i + 1].fade : 0;
+        const start = at - fadeIn;
+        const n = piece.samples.length;
+        for (let j = 0; j < n; j++) {
+          let gain = 1;
+          if (j < fadeIn) gain = j / fadeIn;
+          if (j >= n - fadeOut) gain = Math.min(gain, (n - j) / fadeOut);
+          mix[start + j] += gain * piece.samples[j];
+        }
+        truth.push({ songId: piece.songId, name: piece.name, start: start / RATE, end: (start + n) / RATE });
+        at = start + n;
+      }
+      return { mix, truth, masked: [] };
+    }
+
+    /**
+     * The server's path: 30 s chunks, each recognised with the 20 s tail before it (as
+     * recognizeWith does: window detections, then timelineOf), merged by mergeDetections; once per
+     * evidence bound of `bounds` from one pass of window detections.
+     */
+    async function chunked(pcm, bounds) {
+      const rate = engine.FINGERPRINT_SAMPLE_RATE;
+      const chunk = 30 * rate;
+      const tail = 20 * rate;
+      const plays = bounds.map(() => []);
+      for (let from = 0; from < pcm.length; from += chunk) {
+        const begin = Math.max(0, from - tail);
+        const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
+        const frames = window.length < 1024 ? 0 : Math.floor((window.length - 1024) / 256) + 1;
+        const { detections: heard } = await engine.windowDetections(
+          source,
+          window,
+          engine.windowScoreFor(frames),
+        );
+        for (const [b, evidenceBound] of bounds.entries()) {
+          const found = engine.timelineOf(heard, frames, window.length / rate, { evidenceBound });
+          const detections = found.map((play) => ({
+            songId: play.songId,
+            startMs: Math.round((begin / rate + play.startS) * 1000),
+            endMs: Math.round((begin / rate + Math.max(play.startS, play.endS)) * 1000),
+            confidence: play.confidence,
+            recognizer: 'library',
+          }));
+          plays[b] = mergeDetections(plays[b], detections).plays;
+        }
+      }
+      return plays.map((list) =>
+        list.map((p) => ({
+          songId: p.songId,
+          start: p.startMs / 1000,
+          end: p.endMs / 1000,
+          confidence: p.confidence,
+        })),
+      );
+    }
+
+    function evaluate(truth, predicted) {
+      const overlap = (a0, a1, b0, b1) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+      const library = truth.filter((t) => t.songId !== null);
+      const used = new Set();
+      const starts = [];
+      const ends = [];
+      const misses = [];
+      const fragments = [];
+      let found = 0;
+      let predictedOnTrue = 0;
+      for (const play of library) {
+        const matching = predicted
+          .map((p, i) => ({ p, i, o: overlap(play.start, play.end, p.start, p.end) }))
+          .filter((c) => c.p.songId === play.songId && c.o > 0)
+          .sort((a, b) => b.o - a.o);
+        if (matching.length === 0) {
+          misses.push(
+            `missed: song ${play.songId} (${play.name}) at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s`,
+          );
+          continue;
+        }
+        found++;
+        predictedOnTrue += matching.length;
+        if (matching.length > 1)
+          fragments.push(
+            `${matching.length} plays for song ${play.songId} at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s: ${matching.map((c) => `${c.p.start.toFixed(0)}-${c.p.end.toFixed(0)}`).join(', ')}`,
+          );
+        for (const c of matching) used.add(c.i);
+        starts.push(Math.abs(matching[0].p.start - play.start));
+        ends.push(Math.abs(matching[0].p.end - play.end));
+      }
+      const falsePlays = predicted
+        .filter((_, i) => !used.has(i))
+        .map((p) => {
+          const during = truth
+            .filter((t) => t.start < p.end && t.end > p.start)
+            .map((t) => `${t.songId ?? 'outside'} (${t.name})`)
+            .join(', ');
+          return `false play: song ${p.songId} at ${p.start.toFixed(0)}-${p.end.toFixed(0)} s (confidence ${p.confidence}) while playing ${during || 'nothing'}`;
+        });
+      return {
+        truePlays: library.length,
+        found,
+        predictedOnTrue,
+        falsePlays,
+        starts,
+        ends,
+        misses,
+        fragments,
+      };
+    }
+
+    // -----------------------------------------------------------------------------------------
+    async function unknown() {
+      const held = rooms.filter((room) => room.split === 'held-out');
+      const music = [...outOfIndex];
+      let listed = outOfIndex.reduce((s, t) => s + t.duration, 0);
+      for (const track of unknownTracks) {
+        if (listed >= unknownHours * 3600) break;
+        music.push(track);
+        listed += track.duration;
+      }
+      let seconds = 0;
+      const falsePlays = [];
+      const chains = [];
+      let recogniseMs = 0;
+      for (const [k, track] of music.entries()) {
+        const room = held[k % held.length];
+        const samples = ffmpegToPcm(ffmpeg, [
+          '-i',
+          track.file,
+          '-af',
+          `aformat=channel_layouts=mono,aresample=${RATE}`,
+        ]);
+        const crowd = crowdFor(beds.get(room.name), samples.length, rng(900 + k));
+        const pcm = await toEngine(inRoom(samples, room, crowd, 5, { ffmpeg, scratch, seed: 300 + k }));
+        seconds += pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
+        const started = performance.now();
+        const frames = Math.floor((pcm.length - 1024) / 256) + 1;
+        const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
+        const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
+        recogniseMs += performance.now() - started;
+        for (const play of plays)
+          falsePlays.push(
+            `  false play: ${track.id} (${track.origin}, ${room.name}) ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
+          );
+        // Every chain of windows that spans two windows sharing no audio, confirmed or not: the
+        // evidence chance gives.
+        for (const chain of matcher.chainDetections(detections, Number.POSITIVE_INFINITY, {
+          minScore: Number.POSITIVE_INFINITY,
+          evidenceBound: 1e-9,
+        }))
+          chains.push({
+            evidence: chain.evidence,
+            name: `${track.id} (${room.name}) as song ${chain.songId} at ${(chain.first * params.FRAME_SECONDS).toFixed(0)} s`,
+          });
+        if (k % 20 === 19) log(`unknown: ${k + 1}/${music.length} tracks, ${falsePlays.length} false plays`);
+      }
+      chains.sort((a, b) => b.evidence - a.evidence);
+      console.log(
+        `\n## Music outside the index, whole tracks through the held-out rooms in turn (crowd +5 dB)\n\n` +
+          `${music.length} tracks, ${(seconds / 3600).toFixed(2)} h: **${falsePlays.length} false plays = ${((falsePlays.length * 36000) / seconds).toFixed(2)} per 10 h**; ` +
+          `recognised at ${((seconds * 1000) / recogniseMs).toFixed(0)}x real time. Chance chains spanning two windows that share no audio: ${chains.length}; ` +
+          `strongest evidence ${chains
+            .slice(0, 5)
+            .map((c) => c.evidence.toFixed(1))
+            .join(', ')} (bound ${params.EVIDENCE_BOUND})`,
+      );
+      for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
+      for (const line of falsePlays) console.log(line);
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
