@@ -240,6 +240,8 @@ runMain(async () => {
         `${e.truePlays} | ${e.found} = ${pct(e.found, e.truePlays)} | ${(e.predictedOnTrue / Math.max(1, e.found)).toFixed(3)} | ` +
         `${typeof e.falsePlays === 'number' ? e.falsePlays : e.falsePlays.length} | ${quantile(e.starts, 0.5).toFixed(1)} / ${quantile(e.starts, 0.9).toFixed(1)} s | ` +
         `${quantile(e.ends, 0.5).toFixed(1)} / ${quantile(e.ends, 0.9).toFixed(1)} s`;
+      const total = (b, sum) =>
+        `| **all${bounds.length > 1 ? `, bound ${bounds[b]}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
       for (let n = 0; n < nightCount; n++) {
         const room = nightRooms[n % nightRooms.length];
         const snr = n % 2 === 0 ? 5 : 0;
@@ -290,13 +292,10 @@ runMain(async () => {
               `| ${n + 1} | ${room.name} | ${snr > 0 ? '+' : ''}${snr} dB | ${(seconds / 3600).toFixed(2)} | ${row(e)} | ${speed.toFixed(0)}x |`,
             );
         }
-        log(`night ${n + 1} done`);
+        // What the nights so far give, at every bound (the log; stdout has it at the end).
+        for (const [b, sum] of sums.entries()) log(`after night ${n + 1}: ${total(b, sum)}`);
       }
-      for (const [b, sum] of sums.entries()) {
-        console.log(
-          `| **all${bounds.length > 1 ? `, bound ${bounds[b]}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`,
-        );
-      }
+      for (const [b, sum] of sums.entries()) console.log(total(b, sum));
       for (const line of sums[0].lines) console.log(`  ${line}`);
     }
 
