@@ -218,7 +218,7 @@ function onePole(x, hz, high = false) {
 /**
  * The crowd of a room for `length` samples: `talkers` talkers (each a pool stream from a random
  * point, level drifting 0.3-1.5 every 2 s), shuffling feet (bursts of band-limited noise at 2-4
- * a second, scaled by `shuffle`) and `cheers` cheers a minute... per 10 minutes (3-6 s swells of
+ * a second, scaled by `shuffle`) and on average `cheers` cheers per 10 minutes (3-6 s swells of
  * voices shouting and noise).
  */
 export function crowdNoise(length, room, pool, seed) {
