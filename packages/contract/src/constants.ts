@@ -98,6 +98,8 @@ export const SONGS_PAGE_SIZE = 50;
 export const SONG_TIMELINE_LIMIT = 100;
 /** A recording answer carries its first recognised songs only; the rest are paged by GET /recordings/{id}/songs. */
 export const RECORDING_SONGS_LIMIT = 200;
+/** The recordings list carries fewer of each recording's songs: 100 recordings × 200 songs made 3.3 MB answers. */
+export const RECORDING_LIST_SONGS_LIMIT = 20;
 export const HTTP_TIMEOUT_MS = 30_000;
 
 /** Settings: ranges and defaults (docs/product.md "Settings"). */

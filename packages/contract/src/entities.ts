@@ -227,13 +227,16 @@ export const Recording = z.object({
   duration_minutes: z.number(),
   file_size_mb: z.number(),
   chunk_count: z.number().int(),
-  /** Every play the recording holds; recognized_songs lists the first RECORDING_SONGS_LIMIT of them. */
+  /** Every play the recording holds; recognized_songs lists the first of them. */
   songs_recognized: z.number().int(),
   event_id: z.number().int().nullable(),
   event_name: z.string().nullable(),
   /** web_browser, device, or another client's name. */
   source: z.string(),
-  /** In play order, at most RECORDING_SONGS_LIMIT; GET /recordings/{id}/songs pages them all. */
+  /**
+   * In play order: at most RECORDING_SONGS_LIMIT in one recording's answer, RECORDING_LIST_SONGS_LIMIT
+   * in the list's; GET /recordings/{id}/songs pages them all.
+   */
   recognized_songs: z.array(RecognizedSong),
   /** The account or device token that uploaded it; null before accounts existed. */
   created_by: CreatedBy,

@@ -168,7 +168,8 @@ interface Case {
 function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
   const id = idForPath(endpoint.path, ids);
   if (id === null) return [{ name, request: `GET /api${endpoint.path}`, skip: 'no data' }];
-  const base = `/api${endpoint.path.replace(':id', String(id))}`;
+  // The export answers a whole file: CSV of the library is its largest text; the event's list too.
+  const base = `/api${endpoint.path.replace(':id', String(id)).replace(':format', 'csv')}`;
   if (name === 'searchSongs') return [{ name, request: `${base}?q=${encodeURIComponent(ids.searchTerm)}` }];
   if (name === 'compare') {
     return [

@@ -4,7 +4,7 @@
  * deleting, and the live socket. The stored files are read from the folder or the bucket itself.
  */
 import fs from 'node:fs/promises';
-import { RECORDING_SONGS_LIMIT } from '@wcs/contract';
+import { RECORDING_LIST_SONGS_LIMIT, RECORDING_SONGS_LIMIT } from '@wcs/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
@@ -392,7 +392,7 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
       const inList = listed.recordings.find((r: { recording_id: number }) => r.recording_id === recording_id);
       expect([inList.songs_recognized, inList.recognized_songs.length]).toEqual([
         total,
-        RECORDING_SONGS_LIMIT,
+        RECORDING_LIST_SONGS_LIMIT,
       ]);
 
       const page = async (query: string) => {

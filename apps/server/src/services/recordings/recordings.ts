@@ -1,5 +1,6 @@
 import {
   type Identity,
+  RECORDING_LIST_SONGS_LIMIT,
   RECORDING_SONGS_LIMIT,
   type RecognizedSong,
   type Recording,
@@ -77,13 +78,14 @@ interface RecognizedOfRecording {
 }
 
 /**
- * The first RECORDING_SONGS_LIMIT recognised songs of each recording, in play order, and how many
+ * The first `limit` recognised songs of each recording, in play order, and how many
  * it holds in all: a recording that ran for a whole weekend does not make every answer that lists
  * it carry hundreds of songs (GET /recordings/{id}/songs pages them).
  */
 async function recognizedSongsOf(
   db: Db,
   recordingIds: number[],
+  limit: number,
 ): Promise<Map<number, RecognizedOfRecording>> {
   const byRecording = new Map<number, RecognizedOfRecording>();
   if (recordingIds.length === 0) return byRecording;
@@ -116,7 +118,7 @@ async function recognizedSongsOf(
     })
     .from(ranked)
     .innerJoin(songs, eq(songs.id, ranked.songId))
-    .where(lte(ranked.rank, RECORDING_SONGS_LIMIT))
+    .where(lte(ranked.rank, limit))
     .orderBy(ranked.startedAt, ranked.id);
   for (const row of rows) {
     const id = row.recordingId ?? 0;
@@ -195,10 +197,11 @@ function toRecording(selection: RecordingSelection, recognized: RecognizedOfReco
   };
 }
 
-async function loadRecordings(db: Db, rows: RecordingSelection[]) {
+async function loadRecordings(db: Db, rows: RecordingSelection[], songLimit = RECORDING_SONGS_LIMIT) {
   const recognized = await recognizedSongsOf(
     db,
     rows.map((row) => row.recording.id),
+    songLimit,
   );
   return rows.map((row) => toRecording(row, recognized.get(row.recording.id) ?? { songs: [], total: 0 }));
 }
@@ -235,7 +238,10 @@ export async function listRecordings(db: Db, filter: RecordingListFilter) {
       .limit(filter.limit),
     db.select({ total: count() }).from(recordings).where(where),
   ]);
-  return { recordings: await loadRecordings(db, rows), total: totalRow?.total ?? 0 };
+  return {
+    recordings: await loadRecordings(db, rows, RECORDING_LIST_SONGS_LIMIT),
+    total: totalRow?.total ?? 0,
+  };
 }
 
 export async function getRecording(db: Db, id: number): Promise<Recording> {
