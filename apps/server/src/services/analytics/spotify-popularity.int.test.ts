@@ -28,9 +28,13 @@ describe('GET /api/analytics/spotify-popularity/:id', () => {
     expect(response.json()).toEqual({
       data: {
         current_popularity: 80,
+        // The dataset writes the column without saying where the value came from.
+        current_source: null,
+        // The test server has no Spotify credentials.
+        spotify_configured: false,
         history: [
-          { fetched_at: '2026-09-01T12:00:00.000Z', popularity: 70 },
-          { fetched_at: '2026-10-01T12:00:00.000Z', popularity: 75 },
+          { fetched_at: '2026-09-01T12:00:00.000Z', popularity: 70, source: 'spotify' },
+          { fetched_at: '2026-10-01T12:00:00.000Z', popularity: 75, source: 'spotify' },
         ],
       },
     });
@@ -38,7 +42,9 @@ describe('GET /api/analytics/spotify-popularity/:id', () => {
 
   it('gives null and an empty history when nothing is known', async () => {
     const response = await get(`/api/analytics/spotify-popularity/${d.songs.foxtrot}`);
-    expect(response.json()).toEqual({ data: { current_popularity: null, history: [] } });
+    expect(response.json()).toEqual({
+      data: { current_popularity: null, current_source: null, spotify_configured: false, history: [] },
+    });
   });
 
   it('answers 404 for an unknown song', async () => {

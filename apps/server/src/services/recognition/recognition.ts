@@ -13,7 +13,7 @@
  * one transaction. Each new play is announced on the session's socket as `song_recognized`.
  */
 import { serverMessage } from '@wcs/contract';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
@@ -168,7 +168,13 @@ export async function processRecording(
       rebuild,
     );
 
-    // The recording's state from all its chunks, as they are now.
+    // The recording's state from all its chunks, as they are now. The chunk count is read first:
+    // a chunk stored after it sets `processed` false itself, and this write must not undo that
+    // (an upload committed between the read of the chunks and the write below did, once).
+    const [counted] = await deps.db
+      .select({ chunkCount: recordings.chunkCount })
+      .from(recordings)
+      .where(eq(recordings.id, recordingId));
     const allChunks = await deps.db
       .select()
       .from(recordingChunks)
@@ -177,10 +183,11 @@ export async function processRecording(
     const finalPlays = await storedPlaysOf(deps.db, recordingId);
     const message = summaryOf(allChunks);
     const processed = allChunks.every((chunk) => chunk.recognizedAt !== null);
+    // Only while no chunk came since: a newer chunk's own job writes the state that includes it.
     await deps.db
       .update(recordings)
       .set({ processed, processedAt: processed ? new Date() : null, errorMessage: message })
-      .where(eq(recordings.id, recordingId));
+      .where(and(eq(recordings.id, recordingId), eq(recordings.chunkCount, counted?.chunkCount ?? -1)));
 
     if (newIds.length > 0) await announcePlays(deps, sessionId, recordingId, newIds);
     if (changed) await scheduleScoreRecompute(deps.jobs, `recording ${recordingId} recognised`);

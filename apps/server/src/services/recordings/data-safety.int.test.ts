@@ -44,13 +44,17 @@ describe('1. session ids never name a folder', () => {
     const otherFiles = await filesUnder(path.join(recordingsDir, String(other.json().recording_id)));
     expect(otherFiles).toHaveLength(1);
 
+    // What the data folder holds before: the sentinel, the recordings, and what start-up made
+    // (playlists, the download inbox).
+    const dataFolder = (await fs.readdir(t.dataDir)).sort();
+    expect(dataFolder).toEqual(expect.arrayContaining(['pg-sentinel', 'recordings']));
     for (const sessionId of ['.', '..']) {
       const response = await upload({ session_id: sessionId, chunk_number: 0, audio: sineWav(1, 600) });
       expect(response.statusCode).toBe(200);
       const id = response.json().recording_id as number;
       expect(await filesUnder(path.join(recordingsDir, String(id)))).toHaveLength(1);
       // Nothing was written beside the recordings folder.
-      expect((await fs.readdir(t.dataDir)).sort()).toEqual(['pg-sentinel', 'playlists', 'recordings']);
+      expect((await fs.readdir(t.dataDir)).sort()).toEqual(dataFolder);
       const deleted = await t.app.inject({ method: 'DELETE', url: `/api/recordings/${id}` });
       expect(deleted.statusCode).toBe(200);
       await expect(fs.stat(path.join(recordingsDir, String(id)))).rejects.toThrow();
