@@ -19,7 +19,10 @@
 // Prints tables; asserts nothing.
 //   node scripts/bench/recognition-rooms.mjs [--songs 1000] [--positions 2] [--nights 4]
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
-//     [--skip-nights] [--skip-unknown]
+//     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
+// --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
+// from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
+// MERGE_GAP_SECONDS); the per-night rows are the first of each.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +49,7 @@ const unknownHours = Number(option('--unknown-hours', 11));
 const snrs = String(option('--snrs', '5,0')).split(',').map(Number);
 const roomFilter = option('--rooms', null);
 const boundsOption = option('--bounds', null);
+const gapsOption = option('--merge-gaps', null);
 const skip = (part) => process.argv.includes(`--skip-${part}`);
 
 const quantile = (values, q) => {
@@ -76,7 +80,7 @@ runMain(async () => {
   const engine = await dist('audio/fingerprint/index.js');
   const matcher = await dist('audio/fingerprint/matcher.js');
   const params = await dist('audio/fingerprint/params.js');
-  const { mergeDetections } = await dist('services/recognition/recognition-timeline.js');
+  const { mergeDetections, MERGE_GAP_SECONDS } = await dist('services/recognition/recognition-timeline.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
@@ -216,10 +220,17 @@ runMain(async () => {
     async function nights() {
       const nightRooms = rooms.filter((room) => room.split === nightSplit);
       if (nightRooms.length === 0) return;
-      const bounds = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
+      const boundList = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
+      const gapList = gapsOption ? gapsOption.split(',').map(Number) : [MERGE_GAP_SECONDS];
+      // Every (evidence bound, merge gap) pair, evaluated on the same window detections.
+      const variants = boundList.flatMap((bound) => gapList.map((gap) => ({ bound, gap })));
+      const label = (v) =>
+        [boundList.length > 1 ? `bound ${v.bound}` : '', gapList.length > 1 ? `merge gap ${v.gap} s` : '']
+          .filter(Boolean)
+          .join(', ');
       const perNight = (nightHours * 3600) / nightCount;
       const outside = [...outOfIndex, ...unknownTracks];
-      const sums = bounds.map(() => ({
+      const sums = variants.map(() => ({
         seconds: 0,
         truePlays: 0,
         found: 0,
@@ -230,7 +241,7 @@ runMain(async () => {
         lines: [],
       }));
       console.log(
-        `\n## Nights in the ${nightSplit} rooms (${nightCount} nights, ${nightHours} h; the server's path: 30 s chunks + 20 s tail, mergeDetections; evidence bound ${bounds[0]})\n`,
+        `\n## Nights in the ${nightSplit} rooms (${nightCount} nights, ${nightHours} h; the server's path: 30 s chunks + 20 s tail, mergeDetections; evidence bound ${variants[0].bound}, merge gap ${variants[0].gap} s)\n`,
       );
       console.log(
         '| night | room | crowd | hours | library plays | found | plays per true play | false plays | start error median / p90 | end error median / p90 | recognised at |',
@@ -241,7 +252,7 @@ runMain(async () => {
         `${typeof e.falsePlays === 'number' ? e.falsePlays : e.falsePlays.length} | ${quantile(e.starts, 0.5).toFixed(1)} / ${quantile(e.starts, 0.9).toFixed(1)} s | ` +
         `${quantile(e.ends, 0.5).toFixed(1)} / ${quantile(e.ends, 0.9).toFixed(1)} s`;
       const total = (b, sum) =>
-        `| **all${bounds.length > 1 ? `, bound ${bounds[b]}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
+        `| **all${variants.length > 1 ? `, ${label(variants[b])}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
       for (let n = 0; n < nightCount; n++) {
         const room = nightRooms[n % nightRooms.length];
         const snr = n % 2 === 0 ? 5 : 0;
@@ -272,7 +283,7 @@ runMain(async () => {
         });
         fs.rmSync(opus);
         const started = performance.now();
-        const predicted = await chunked(pcm, bounds);
+        const predicted = await chunked(pcm, variants);
         const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
         const speed = seconds / ((performance.now() - started) / 1000);
         for (const [b, list] of predicted.entries()) {
@@ -355,13 +366,14 @@ runMain(async () => {
     /**
      * The server's path: 30 s chunks, each recognised with the 20 s tail before it (as
      * recognizeWith does: window detections, then timelineOf), merged by mergeDetections; once per
-     * evidence bound of `bounds` from one pass of window detections.
+     * variant ({ bound: evidence bound, gap: merge gap in seconds }) from one pass of window
+     * detections.
      */
-    async function chunked(pcm, bounds) {
+    async function chunked(pcm, variants) {
       const rate = engine.FINGERPRINT_SAMPLE_RATE;
       const chunk = 30 * rate;
       const tail = 20 * rate;
-      const plays = bounds.map(() => []);
+      const plays = variants.map(() => []);
       for (let from = 0; from < pcm.length; from += chunk) {
         const begin = Math.max(0, from - tail);
         const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
@@ -371,7 +383,7 @@ runMain(async () => {
           window,
           engine.windowScoreFor(frames),
         );
-        for (const [b, evidenceBound] of bounds.entries()) {
+        for (const [b, { bound: evidenceBound, gap }] of variants.entries()) {
           const found = engine.timelineOf(heard, frames, window.length / rate, { evidenceBound });
           const detections = found.map((play) => ({
             songId: play.songId,
@@ -380,7 +392,7 @@ runMain(async () => {
             confidence: play.confidence,
             recognizer: 'library',
           }));
-          plays[b] = mergeDetections(plays[b], detections).plays;
+          plays[b] = mergeDetections(plays[b], detections, gap).plays;
         }
       }
       return plays.map((list) =>

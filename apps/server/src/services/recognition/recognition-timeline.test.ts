@@ -61,6 +61,18 @@ describe('mergeDetections', () => {
     ]);
   });
 
+  it("bridges a gap as long as the engine's chain gap (45 s): a masked stretch between chunks", () => {
+    // 40 s without the song (a crowd cheering over it), then heard again in a later chunk: one
+    // play, as the engine keeps it in one signal. 50 s is a new play.
+    const { plays } = mergeDetections([stored(1, 7, 0, 60)], [detection(7, 100, 130, 0.8)]);
+    expect(plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([[1, s(0), s(130)]]);
+    const apart = mergeDetections([stored(1, 7, 0, 60)], [detection(7, 110, 130, 0.8)]);
+    expect(apart.plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([
+      [1, s(0), s(60)],
+      [null, s(110), s(130)],
+    ]);
+  });
+
   it('does not stretch a play over a gap with a weak piece of its song (chance), but joins an overlapping one', () => {
     const { plays } = mergeDetections([stored(1, 7, 0, 30)], [detection(7, 40, 50, 0.55)]);
     expect(plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([[1, s(0), s(30)]]);

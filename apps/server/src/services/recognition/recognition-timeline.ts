@@ -12,8 +12,14 @@
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
 
-/** Two detections of one song less than this apart are one play (a chunk boundary, a quiet bar). */
-export const MERGE_GAP_SECONDS = 20;
+/**
+ * Two detections of one song less than this apart are one play (a chunk boundary, a quiet bar, a
+ * stretch masked by the crowd). As long as the engine's own chain gap (matcher.ts,
+ * MERGE_GAP_FRAMES: 45 s), so a play the engine would keep whole in one signal is not split
+ * because its pieces fell into different chunks (docs/performance.md, "Recognition in rooms and
+ * nights": 20 s split 8 songs of the held-out nights by gaps of 20-60 s).
+ */
+export const MERGE_GAP_SECONDS = 45;
 
 /** Confidence of a score 1.5 times the engine's threshold (1 - 0.5^1.5). */
 export const WEAK_CONFIDENCE = 0.64;
