@@ -9,7 +9,7 @@ export interface ApiInteropResult {
   new_songs: number;
   history_sessions: number;
   plays: number;
-  match_counts: Record<'path' | 'content_hash' | 'name' | 'new_song' | 'unmatched', number>;
+  match_counts: Record<'path' | 'content_hash' | 'name' | 'fingerprint' | 'new_song' | 'unmatched', number>;
   plays_skipped: Record<'already_imported' | 'already_held' | 'no_event' | 'no_time' | 'no_song', number>;
   sessions: {
     index: number;

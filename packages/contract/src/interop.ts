@@ -39,7 +39,14 @@ export const DjExportFormat = z.enum(DJ_EXPORT_FORMATS);
 export type DjExportFormat = z.infer<typeof DjExportFormat>;
 
 /** How a track of the file found its song (docs/interop.md, "Matching"). */
-export const TRACK_MATCH_KINDS = ['path', 'content_hash', 'name', 'new_song', 'unmatched'] as const;
+export const TRACK_MATCH_KINDS = [
+  'path',
+  'content_hash',
+  'name',
+  'fingerprint',
+  'new_song',
+  'unmatched',
+] as const;
 export const TrackMatchKind = z.enum(TRACK_MATCH_KINDS);
 export type TrackMatchKind = z.infer<typeof TrackMatchKind>;
 
@@ -184,7 +191,7 @@ export const InteropResult = z.object({
   /** The format read; a folder with several gives them joined by '+'. */
   format: z.string(),
   tracks: z.number().int(),
-  /** Tracks that found a song of the library (by path, content or name). */
+  /** Tracks that found a song of the library (by path, content, name or fingerprint). */
   matched: z.number().int(),
   /** Tracks that became (or would become) songs without a file. */
   new_songs: z.number().int(),
@@ -197,6 +204,7 @@ export const InteropResult = z.object({
     path: z.number().int(),
     content_hash: z.number().int(),
     name: z.number().int(),
+    fingerprint: z.number().int(),
     new_song: z.number().int(),
     unmatched: z.number().int(),
   }),

@@ -97,7 +97,7 @@ function resultText(result: InteropResult, seconds: string): string {
   const lines = [
     `${result.format}: ${result.tracks} tracks, ${result.playlists} playlists, ${result.history_sessions} history sessions (${seconds} s).`,
     `Tracks: ${result.match_counts.path} matched by path, ${result.match_counts.content_hash} by content, ` +
-      `${result.match_counts.name} by name; ${result.new_songs} new songs without a file${result.dry_run ? ' (would be made)' : ''}, ` +
+      `${result.match_counts.name} by name, ${result.match_counts.fingerprint} by fingerprint; ${result.new_songs} new songs without a file${result.dry_run ? ' (would be made)' : ''}, ` +
       `${result.match_counts.unmatched} left unmatched. BPM filled on ${result.bpm_filled} songs, key on ${result.key_filled}.`,
     `Plays: ${verb} ${result.plays}; skipped ${result.plays_skipped.already_imported} imported before, ` +
       `${result.plays_skipped.already_held} already held, ${result.plays_skipped.no_event} without an event, ` +

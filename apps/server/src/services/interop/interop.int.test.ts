@@ -9,7 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, importedPlays, playlistSongs, playlists, plays, socials, songs } from '../../db/schema.js';
 import { DJ_READERS, DJ_WRITERS, type DjTrack } from '../../providers/dj-software/index.js';
 import { multipart } from '../../test/audio.js';
+import { synthSong, taggedFlac, writeWav } from '../../test/fakes/songs.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { addFingerprintedSong } from '../../test/library-songs.js';
 import { songSearchKey } from '../../text.js';
 import { recordPlays } from '../plays.js';
 
@@ -281,6 +283,44 @@ describe('matching each track to a song', () => {
     expect(result.plays_skipped.no_song).toBe(4);
     expect(await count(songs)).toBe(0);
     expect(await count(events)).toBe(0);
+  });
+
+  it('listens to a reachable file that matched nothing else and finds its song by fingerprint', async () => {
+    const rate = 22050;
+    // The library's copy: a WAV in the index. The DJ's copy: the same recording as FLAC, elsewhere
+    // inside the roots, under a name the library does not know (so path, content and name fail).
+    const libraryFile = path.join(root, 'library', 'groove.wav');
+    await fs.mkdir(path.dirname(libraryFile), { recursive: true });
+    await writeWav(libraryFile, synthSong(611, 75, rate), rate);
+    const songId = await addFingerprintedSong(t.deps.db, { file: libraryFile, title: 'Midnight Groove' });
+    const djFolder = path.join(root, 'dj-laptop');
+    await fs.mkdir(djFolder, { recursive: true });
+    await taggedFlac(path.join(djFolder, 'track07.flac'), synthSong(611, 75, rate), rate, {});
+    // Another recording (not in the index) and a file that is no audio: both stay new songs.
+    await taggedFlac(path.join(djFolder, 'track08.flac'), synthSong(977, 75, rate), rate, {});
+    await fs.writeFile(path.join(djFolder, 'track09.mp3'), 'not audio at all');
+
+    const file = rekordbox([
+      { key: '7', title: 'Track 07', artist: 'Unknown DJ Edit', location: 'D:/Laptop/track07.flac' },
+      { key: '8', title: 'Track 08', artist: 'Unknown DJ Edit', location: 'D:/Laptop/track08.flac' },
+      { key: '9', title: 'Track 09', artist: 'Unknown DJ Edit', location: 'D:/Laptop/track09.mp3' },
+    ]);
+    const options = { path_mappings: [{ from: 'D:/Laptop', to: djFolder }] };
+    const preview = await uploadOk('preview', file, options);
+    const matchOf = (result: InteropResult, key: string) => result.track_matches.find((m) => m.key === key)!;
+    expect(matchOf(preview, '7')).toMatchObject({ match: 'fingerprint', song_id: songId });
+    expect(preview.match_counts).toMatchObject({ fingerprint: 1, new_song: 2 });
+    expect(preview.warnings).toContain('1 reachable files could not be decoded to be listened to');
+
+    const result = await uploadOk('import', file, options);
+    expect(matchOf(result, '7')).toMatchObject({ match: 'fingerprint', song_id: songId });
+    expect(matchOf(result, '8').match).toBe('new_song');
+    expect(matchOf(result, '9').match).toBe('new_song');
+    expect(result).toMatchObject({ matched: 1, new_songs: 2 });
+    // The matched song was not duplicated: the library has it once, with its own file.
+    const [song] = await t.deps.db.select().from(songs).where(eq(songs.id, songId));
+    expect(song).toMatchObject({ title: 'Midnight Groove', filePath: libraryFile });
+    expect(await count(songs)).toBe(3);
   });
 });
 

@@ -8,8 +8,9 @@ import { badRequest, notFound } from '../errors.js';
 import { serverTimeZone } from '../events.js';
 import { queueMetadataLookups } from '../metadata/lookup.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
+import { libraryFileIdentifier } from './fingerprint-match.js';
 import { applyHistory, describeSessions, planHistory } from './history-import.js';
-import { applyMatches, matchTracks } from './matching.js';
+import { applyMatches, matchTracks, newFileCache } from './matching.js';
 import { formatName, type ImportSource, readServerPath, readSettingsOf, readUpload } from './source.js';
 
 /**
@@ -21,7 +22,7 @@ import { formatName, type ImportSource, readServerPath, readSettingsOf, readUplo
 
 export interface InteropDeps {
   db: Db;
-  config: Pick<Config, 'libraryRoots' | 'maxUploadBytes'> & Partial<Pick<Config, 'metadata'>>;
+  config: Pick<Config, 'libraryRoots' | 'maxUploadBytes' | 'ffmpegPath'> & Partial<Pick<Config, 'metadata'>>;
   /** Where the score recompute is asked for after an import; without it the caller asks. */
   jobs?: Pick<JobQueue, 'send'>;
 }
@@ -81,13 +82,16 @@ export async function runInterop(
       .flatMap((session) => session.entries.map((entry) => entry.trackKey)),
   );
 
+  const matchOptions = {
+    pathMappings: options.path_mappings,
+    libraryRoots: deps.config.libraryRoots,
+    newSongs: options.new_songs,
+    historyKeys,
+    identify: libraryFileIdentifier(deps.db, deps.config.ffmpegPath),
+    fileCache: newFileCache(),
+  };
   const plan = async (db: Db) => {
-    const matches = await matchTracks(db, source.tracks, {
-      pathMappings: options.path_mappings,
-      libraryRoots: deps.config.libraryRoots,
-      newSongs: options.new_songs,
-      historyKeys,
-    });
+    const matches = await matchTracks(db, source.tracks, matchOptions);
     const history = await planHistory(db, source.history, matches, {
       ...(options.sessions ? { sessions: options.sessions } : {}),
       ...(event ? { event } : {}),
@@ -108,6 +112,9 @@ export async function runInterop(
     });
   }
 
+  // Files are read and listened to before the transaction (seconds for a large folder), so that
+  // the import lock is held only while writing; the matching inside reuses what they gave.
+  await matchTracks(deps.db, source.tracks, matchOptions);
   const outcome = await deps.db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     // Two imports of the same file at once would both find its plays new: they take turns.
@@ -155,6 +162,7 @@ function describe(
     path: 0,
     content_hash: 0,
     name: 0,
+    fingerprint: 0,
     new_song: 0,
     unmatched: 0,
   };
@@ -164,7 +172,7 @@ function describe(
     dry_run: outcome.dryRun,
     format: formatName(source),
     tracks: source.tracks.length,
-    matched: counts.path + counts.content_hash + counts.name,
+    matched: counts.path + counts.content_hash + counts.name + counts.fingerprint,
     new_songs: matches.newSongs.length,
     playlists: source.playlists.length,
     history_sessions: source.history.length,

@@ -8,6 +8,11 @@ import { songSearchKey } from '../../text.js';
 import { mapGenre } from '../library/genre-map.js';
 import { sha256OfFile, UNKNOWN_ARTIST } from '../library/library-import.js';
 import { sourcesOf } from '../metadata/sources.js';
+import {
+  FINGERPRINT_MATCH_LIMIT,
+  type FileIdentifier,
+  type FingerprintOutcome,
+} from './fingerprint-match.js';
 import { libraryFileChecker, mapLocation } from './path-mapping.js';
 import { songNameKey, splitArtistFromTitle } from './song-names.js';
 import type { SourceTrack } from './source.js';
@@ -21,13 +26,14 @@ import type { SourceTrack } from './source.js';
  * 2. **content_hash**: the mapped file exists on this server, inside the library roots, and its
  *    sha256 (computed as the library import does) is a song's content hash: the file moved;
  * 3. **name**: the normalised title and main artist (song-names.ts) are a song's;
- * 4. otherwise a **new_song** without a file, so that it reaches the download queue once played
+ * 4. **fingerprint**: the mapped file exists inside the library roots and a stretch of it is
+ *    recognised as a song of the index (fingerprint-match.ts), up to FINGERPRINT_MATCH_LIMIT files
+ *    an import;
+ * 5. otherwise a **new_song** without a file, so that it reaches the download queue once played
  *    (or **unmatched** when the import makes no song for it).
  *
- * Matching by fingerprint is not done: a file reachable on this server that matched neither by
- * path nor by content is a file the library has not imported yet, and `wcs library import` of its
- * folder indexes it (after which its path matches). The BPM and key of the file fill a matched
- * song's empty values only: the analyser's values are never overwritten.
+ * The BPM and key of the file fill a matched song's empty values only: the analyser's values are
+ * never overwritten.
  */
 
 export interface MatchOptions {
@@ -36,7 +42,21 @@ export interface MatchOptions {
   /** Which unmatched tracks become songs: all, those whose key is in `historyKeys`, or none. */
   newSongs: 'all' | 'history' | 'none';
   historyKeys: ReadonlySet<string>;
+  /** Listens to reachable files that matched nothing else; without it rule 4 is skipped. */
+  identify?: FileIdentifier;
+  /**
+   * What reading files found (hashes, fingerprints), by real path: an import matches twice (once
+   * before its transaction, to listen outside it, then inside), and reads each file once.
+   */
+  fileCache?: FileCache;
 }
+
+export interface FileCache {
+  hashes: Map<string, string | null>;
+  fingerprints: Map<string, FingerprintOutcome>;
+}
+
+export const newFileCache = (): FileCache => ({ hashes: new Map(), fingerprints: new Map() });
 
 export interface NewSong {
   title: string;
@@ -142,40 +162,68 @@ export async function matchTracks(
   const insideRoots = libraryFileChecker(options.libraryRoots);
   const plan: MatchPlan = { matches: [], byKey: new Map(), newSongs: [], fills: new Map(), warnings: [] };
   const newSongByName = new Map<string, number>();
-  const hashed = new Map<string, string | null>();
+  const cache = options.fileCache ?? newFileCache();
   let outsideRoots = 0;
+  let listened = 0;
+  let notListened = 0;
+  let undecodable = 0;
 
-  const matchByFile = async (location: string | undefined): Promise<[TrackMatchKind, number] | null> => {
-    if (!location) return null;
+  /** Rules 1 and 2; `real` is the file on this server when it exists inside the roots. */
+  const matchByFile = async (
+    location: string | undefined,
+  ): Promise<{ found: [TrackMatchKind, number] | null; real: string | null }> => {
+    if (!location) return { found: null, real: null };
     const mapped = mapLocation(location, options.pathMappings);
     const exact = library.byPath.get(mapped.path);
-    if (exact !== undefined) return ['path', exact];
+    if (exact !== undefined) return { found: ['path', exact], real: null };
     if (mapped.caseInsensitive) {
       const blind = library.byLowerPath.get(mapped.path.toLowerCase());
-      if (blind !== undefined && blind !== null) return ['path', blind];
+      if (blind !== undefined && blind !== null) return { found: ['path', blind], real: null };
     }
     const real = await insideRoots(mapped.path);
     if (!real) {
       if (mapped.path.startsWith('/')) outsideRoots += 1;
-      return null;
+      return { found: null, real: null };
     }
-    let hash = hashed.get(real);
+    let hash = cache.hashes.get(real);
     if (hash === undefined) {
       hash = await sha256OfFile(real).catch(() => null);
-      hashed.set(real, hash);
+      cache.hashes.set(real, hash);
     }
     const byHash = hash ? library.byHash.get(hash) : undefined;
-    return byHash === undefined ? null : ['content_hash', byHash];
+    return { found: byHash === undefined ? null : ['content_hash', byHash], real };
+  };
+
+  /** Rule 4, within the limit of files listened to per import. */
+  const matchByFingerprint = async (real: string): Promise<[TrackMatchKind, number] | null> => {
+    if (!options.identify) return null;
+    let outcome = cache.fingerprints.get(real);
+    if (outcome === undefined) {
+      if (listened >= FINGERPRINT_MATCH_LIMIT) {
+        notListened += 1;
+        return null;
+      }
+      listened += 1;
+      outcome = await options.identify(real);
+      cache.fingerprints.set(real, outcome);
+    }
+    if (outcome.kind === 'undecodable') undecodable += 1;
+    // A song deleted since the file was listened to (between the two passes) is no match.
+    return outcome.kind === 'found' && library.byId.has(outcome.songId)
+      ? ['fingerprint', outcome.songId]
+      : null;
   };
 
   for (const track of tracks) {
     const named = splitArtistFromTitle(storableText(track.title), storableText(track.artist));
     const nameKey = songNameKey(named.title, named.artist);
-    let found = await matchByFile(track.location);
+    const byFile = await matchByFile(track.location);
+    let found = byFile.found;
     if (!found && nameKey) {
       const byName = library.byName.get(nameKey);
       if (byName !== undefined) found = ['name', byName];
     }
+    if (!found && byFile.real) found = await matchByFingerprint(byFile.real);
 
     let match: TrackMatch;
     if (found) {
@@ -229,6 +277,14 @@ export async function matchTracks(
     plan.warnings.push(
       `${outsideRoots} track locations are outside the library roots on this server: add a path mapping (the DJ computer's music folder to the server's) to match them by file`,
     );
+  }
+  if (notListened > 0) {
+    plan.warnings.push(
+      `${notListened} reachable files matched no song by path, content or name and were not listened to (at most ${FINGERPRINT_MATCH_LIMIT} an import): run the library import on their folder, then import this file again`,
+    );
+  }
+  if (undecodable > 0) {
+    plan.warnings.push(`${undecodable} reachable files could not be decoded to be listened to`);
   }
   return plan;
 }

@@ -18,6 +18,7 @@ const MATCH_LABELS: Readonly<Record<InteropResult['track_matches'][number]['matc
   path: 'file path',
   content_hash: 'file hash',
   name: 'artist and title',
+  fingerprint: 'audio fingerprint',
   new_song: 'new song',
   unmatched: 'not matched',
 };

@@ -29,7 +29,7 @@ const result = (fields: Partial<InteropResult> = {}): InteropResult => ({
   history_sessions: 1,
   plays: 3,
   files: [{ name: 'rekordbox.xml', format: 'rekordbox-xml' }],
-  match_counts: { path: 0, content_hash: 0, name: 0, new_song: 3, unmatched: 0 },
+  match_counts: { path: 0, content_hash: 0, name: 0, fingerprint: 0, new_song: 3, unmatched: 0 },
   bpm_filled: 0,
   key_filled: 0,
   plays_skipped: { already_imported: 0, already_held: 0, no_event: 0, no_time: 0, no_song: 0 },
@@ -47,7 +47,7 @@ const again = (dryRun: boolean) =>
     matched: 3,
     new_songs: 0,
     plays: 0,
-    match_counts: { path: 0, content_hash: 0, name: 3, new_song: 0, unmatched: 0 },
+    match_counts: { path: 0, content_hash: 0, name: 3, fingerprint: 0, new_song: 0, unmatched: 0 },
     plays_skipped: { already_imported: 3, already_held: 0, no_event: 0, no_time: 0, no_song: 0 },
     sessions: [
       session({ plays: 0, skipped: 3, new_event: false, event_id: 4, skipped_reason: 'imported before' }),
@@ -106,7 +106,7 @@ describe('outcomeSentence', () => {
       new_songs: 0,
       history_sessions: 0,
       sessions: [],
-      match_counts: { path: 3, content_hash: 0, name: 0, new_song: 0, unmatched: 0 },
+      match_counts: { path: 3, content_hash: 0, name: 0, fingerprint: 0, new_song: 0, unmatched: 0 },
     });
     expect(outcomeSentence(known)).toBe(
       'Importing would add nothing: every track already has its song and there is no history to add.',
@@ -120,12 +120,15 @@ describe('outcomeSentence', () => {
 describe('matchLines and skippedLines', () => {
   it('lists the match rules in the order the server tries them', () => {
     const lines = matchLines(
-      result({ match_counts: { path: 5, content_hash: 1, name: 2, new_song: 3, unmatched: 4 } }),
+      result({
+        match_counts: { path: 5, content_hash: 1, name: 2, fingerprint: 6, new_song: 3, unmatched: 4 },
+      }),
     );
     expect(lines).toEqual([
       { label: 'By file path', count: 5 },
       { label: 'By content (file hash)', count: 1 },
       { label: 'By artist and title', count: 2 },
+      { label: 'By listening to the file (fingerprint)', count: 6 },
       { label: 'New songs without a file', count: 3 },
       { label: 'Not matched (no song made)', count: 4 },
     ]);

@@ -28,6 +28,7 @@ export function matchLines(result: InteropResult): CountLine[] {
     { label: 'By file path', count: counts.path },
     { label: 'By content (file hash)', count: counts.content_hash },
     { label: 'By artist and title', count: counts.name },
+    { label: 'By listening to the file (fingerprint)', count: counts.fingerprint },
     { label: 'New songs without a file', count: counts.new_song },
     { label: 'Not matched (no song made)', count: counts.unmatched },
   ];
