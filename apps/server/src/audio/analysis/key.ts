@@ -64,10 +64,29 @@ export interface KeyEstimate {
   chroma: number[];
 }
 
-interface Peak {
-  frame: number;
-  hz: number;
-  amplitude: number;
+/** Spectral peaks in growable typed arrays (a song has hundreds of thousands). */
+class Peaks {
+  length = 0;
+  frame = new Int32Array(4096);
+  /** Semitones from A440 (12·log2(hz / 440)). */
+  semitones = new Float64Array(4096);
+  amplitude = new Float64Array(4096);
+  push(frame: number, hz: number, amplitude: number) {
+    if (this.length === this.frame.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T) => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.frame = grow(this.frame, (n) => new Int32Array(n));
+      this.semitones = grow(this.semitones, (n) => new Float64Array(n));
+      this.amplitude = grow(this.amplitude, (n) => new Float64Array(n));
+    }
+    this.frame[this.length] = frame;
+    this.semitones[this.length] = 12 * Math.log2(hz / 440);
+    this.amplitude[this.length] = amplitude;
+    this.length++;
+  }
 }
 
 /** Spectral peaks of every frame, frequency and amplitude refined by parabolic interpolation. */
@@ -75,48 +94,50 @@ function collectPeaks(
   samples: Float32Array,
   sampleRate: number,
   settings: ChromaSettings,
-): { peaks: Peak[]; frames: number } {
+): { peaks: Peaks; frames: number } {
   const frameSize = nearestPowerOfTwo(sampleRate * 0.37);
   const hop = frameSize / 2;
   const binHz = sampleRate / frameSize;
   const lo = Math.max(2, Math.floor(settings.minHz / binHz));
   const hi = Math.min(frameSize / 2 - 1, Math.ceil(settings.maxHz / binHz));
-  const peaks: Peak[] = [];
+  const peaks = new Peaks();
   let frames = 0;
-  const db = new Float64Array(frameSize / 2 + 1);
+  // Peaks are found on the power spectrum (a bin above both neighbours and within PEAK_RANGE_DB
+  // of the frame's loudest): the same bins as on the dB scale, with a logarithm only per peak.
+  const rangePower = 10 ** (-PEAK_RANGE_DB / 10);
+  const toDb = (p: number) => 10 * Math.log10(p + 1e-14);
   forEachPowerSpectrum(samples, frameSize, hop, (f, power) => {
     frames = f + 1;
-    let max = -Infinity;
-    for (let k = lo - 1; k <= hi + 1; k++) {
-      db[k] = 10 * Math.log10(power[k]! + 1e-14);
-      if (db[k]! > max) max = db[k]!;
-    }
+    let max = 0;
+    for (let k = lo - 1; k <= hi + 1; k++) if (power[k]! > max) max = power[k]!;
     // Silence: no peaks (−100 dBFS per bin is below any audible note).
-    if (max < -100) return;
-    const threshold = max - PEAK_RANGE_DB;
+    if (toDb(max) < -100) return;
+    const threshold = (max + 1e-14) * rangePower - 1e-14;
     for (let k = lo; k <= hi; k++) {
-      const y = db[k]!;
-      if (y < threshold || y <= db[k - 1]! || y < db[k + 1]!) continue;
-      const a = db[k - 1]!;
-      const c = db[k + 1]!;
+      const p = power[k]!;
+      if (p < threshold || p <= power[k - 1]! || p < power[k + 1]!) continue;
+      const y = toDb(p);
+      const a = toDb(power[k - 1]!);
+      const c = toDb(power[k + 1]!);
       const denominator = a - 2 * y + c;
       const shift = denominator < 0 ? (0.5 * (a - c)) / denominator : 0;
       const peakDb = y - 0.25 * (a - c) * shift;
-      peaks.push({ frame: f, hz: (k + shift) * binHz, amplitude: 10 ** (peakDb / 20) });
+      peaks.push(f, (k + shift) * binHz, 10 ** (peakDb / 20));
     }
   });
   return { peaks, frames };
 }
 
 /** Weighted circular mean of the peaks' deviation from the A440 semitone grid, in cents. */
-function estimateTuning(peaks: Peak[]): number {
+function estimateTuning(peaks: Peaks): number {
   let sin = 0;
   let cos = 0;
-  for (const peak of peaks) {
-    const semitones = 12 * Math.log2(peak.hz / 440);
+  for (let i = 0; i < peaks.length; i++) {
+    const semitones = peaks.semitones[i]!;
+    const amplitude = peaks.amplitude[i]!;
     const angle = 2 * Math.PI * (semitones - Math.round(semitones));
-    sin += peak.amplitude * Math.sin(angle);
-    cos += peak.amplitude * Math.cos(angle);
+    sin += amplitude * Math.sin(angle);
+    cos += amplitude * Math.cos(angle);
   }
   if (sin === 0 && cos === 0) return 0;
   return (Math.atan2(sin, cos) / (2 * Math.PI)) * 100;
@@ -130,22 +151,28 @@ export function chromagram(
 ): { chroma: number[]; tuningCents: number } {
   const { peaks, frames } = collectPeaks(samples, sampleRate, settings);
   const tuningCents = estimateTuning(peaks);
-  const reference = 440 * 2 ** (tuningCents / 1200);
   const perFrame = new Float64Array(frames * 12);
-  for (const peak of peaks) {
-    for (let h = 1; h <= settings.harmonics; h++) {
-      const hz = peak.hz / h;
-      if (hz < settings.minHz) break;
-      const pitch = 12 * Math.log2(hz / reference) + 69;
+  // Per harmonic h: its pitch offset (−12·log2 h semitones) and weight, computed once.
+  const offsets = Array.from({ length: settings.harmonics }, (_, i) => 12 * Math.log2(i + 1));
+  const decays = Array.from({ length: settings.harmonics }, (_, i) => settings.harmonicDecay ** i);
+  // MIDI pitch relative to the estimated tuning: 69 is A at 440 Hz × 2^(tuningCents / 1200).
+  const toPitch = 69 - tuningCents / 100;
+  const lowestPitch = 12 * Math.log2(settings.minHz / 440) + toPitch;
+  for (let i = 0; i < peaks.length; i++) {
+    const fundamental = peaks.semitones[i]! + toPitch;
+    const row = peaks.frame[i]! * 12;
+    const amplitude = peaks.amplitude[i]!;
+    for (let h = 0; h < settings.harmonics; h++) {
+      const pitch = fundamental - offsets[h]!;
+      if (pitch < lowestPitch) break;
       const nearest = Math.round(pitch);
       // A cos² window 4/3 semitone wide shares a mistuned peak between its two neighbours.
-      const weight = peak.amplitude * settings.harmonicDecay ** (h - 1);
-      for (const note of [nearest - 1, nearest, nearest + 1]) {
+      const weight = amplitude * decays[h]!;
+      for (let note = nearest - 1; note <= nearest + 1; note++) {
         const d = pitch - note;
         if (Math.abs(d) >= 2 / 3) continue;
         const w = Math.cos((Math.PI * d) / (4 / 3)) ** 2;
-        const pc = ((note % 12) + 12) % 12;
-        const index = peak.frame * 12 + pc;
+        const index = row + (((note % 12) + 12) % 12);
         perFrame[index] = perFrame[index]! + weight * w;
       }
     }

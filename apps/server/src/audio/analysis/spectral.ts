@@ -91,12 +91,20 @@ export function spectralPass(samples: Float32Array, sampleRate: number): Spectra
     let weighted = 0;
     let logSum = 0;
     const bins = power.length - 1;
+    // The log of the geometric mean, one logarithm per 8 bins (a product of 8 values of at least
+    // 1e-12 stays far from underflow).
+    let product = 1;
     for (let k = 1; k <= bins; k++) {
       const p = power[k]!;
       total += p;
       weighted += p * k * binHz;
-      logSum += Math.log(p + 1e-12);
+      product *= p + 1e-12;
+      if (k % 8 === 0) {
+        logSum += Math.log(product);
+        product = 1;
+      }
     }
+    logSum += Math.log(product);
     if (total > 1e-9) {
       centroidSum += weighted;
       const flatness = Math.exp(logSum / bins) / (total / bins);
