@@ -11,9 +11,10 @@
 // installed by this script into .cache/essentia with npm, never a dependency of the product):
 // PercivalBpmEstimator and RhythmExtractor2013 (method 'degara'), their BPM folded the same way,
 // and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
-// No key is stated by these songs' sources: the key table shows how often our key agrees with
-// essentia's (MIREX score of ours against theirs) and our key confidence, which is no accuracy.
-// Usage: node scripts/bench/analysis-real.mjs [--essentia] [--misses]
+// Key: scored (exact, MIREX) on the LMMS projects whose notes tell it (analysis/truth.mjs), ours
+// beside essentia's; on the other songs only how often ours agrees with essentia's.
+// Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--misses]
+//        (--essentia-key: essentia's KeyExtractor only, its two tempo estimators being slow)
 //        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis-real.mjs: the TypeScript source)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +27,8 @@ import { buildRealCases } from './analysis/real-corpus.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const cacheDir = path.join(repoRoot, '.cache/bench-analysis-real');
-const withEssentia = process.argv.includes('--essentia');
+const essentiaKeyOnly = process.argv.includes('--essentia-key');
+const withEssentia = essentiaKeyOnly || process.argv.includes('--essentia');
 const showMisses = process.argv.includes('--misses');
 const fromSource = process.env.WCS_BENCH_SOURCE === '1';
 
@@ -126,23 +128,22 @@ if (withEssentia) {
   const cacheFile = path.join(cacheDir, `essentia-${essentiaVersion}.json`);
   const cached = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
   for (const r of results) {
-    if (!cached[r.id]) {
+    const needTempo = !essentiaKeyOnly && cached[r.id]?.percival === undefined;
+    if (!cached[r.id] || needTempo) {
       const samples = await decodeAudio(r.file, { sampleRate: 44100 });
       const t0 = performance.now();
       const vector = essentia.arrayToVector(samples);
-      const percival = essentia.PercivalBpmEstimator(vector).bpm;
+      const percival = needTempo ? essentia.PercivalBpmEstimator(vector).bpm : undefined;
       const t1 = performance.now();
-      const rhythm = essentia.RhythmExtractor2013(vector, 208, 'degara', 40).bpm;
+      const rhythm = needTempo ? essentia.RhythmExtractor2013(vector, 208, 'degara', 40).bpm : undefined;
       const t2 = performance.now();
       const key = essentia.KeyExtractor(vector);
       vector.delete?.();
       cached[r.id] = {
-        percival,
-        rhythm,
+        ...cached[r.id],
+        ...(needTempo ? { percival, rhythm, percivalMs: t1 - t0, rhythmMs: t2 - t1 } : {}),
         key: `${key.key.replace('Bb', 'A#').replace('Eb', 'D#').replace('Ab', 'G#').replace('Db', 'C#').replace('Gb', 'F#')} ${key.scale}`,
         keyStrength: key.strength,
-        percivalMs: t1 - t0,
-        rhythmMs: t2 - t1,
         seconds: samples.length / 44100,
       };
       fs.writeFileSync(cacheFile, JSON.stringify(cached, null, 2));
@@ -207,26 +208,12 @@ const withAlt = results.filter(
 console.log(
   `| ours, bpm or one click to bpm_alt | ${results.length} | | | ${pct(withAlt, results.length)} | | |`,
 );
-if (withEssentia) {
+const essentiaTempo = withEssentia && results.every((r) => r.essentia.percival !== undefined);
+if (essentiaTempo) {
   console.log(tempoRow('essentia.js Percival (raw)', results, (r) => r.essentia.percival));
   console.log(tempoRow('essentia.js Percival (folded)', results, (r) => fold(r.essentia.percival)));
   console.log(tempoRow('essentia.js RhythmExtractor2013 (raw)', results, (r) => r.essentia.rhythm));
   console.log(tempoRow('essentia.js RhythmExtractor2013 (folded)', results, (r) => fold(r.essentia.rhythm)));
-  const n = results.length;
-  const agree = results.reduce((sum, r) => sum + mirexKeyScore(r.essentia.key, r.result.key), 0);
-  const exact = results.filter((r) => r.result.key === r.essentia.key).length;
-  const uncertain = results.filter((r) => r.result.key_uncertain).length;
-  console.log(
-    `\nkey (no truth in these sources): ours equals essentia.js KeyExtractor on ${pct(exact, n)}, ` +
-      `MIREX score of ours against it ${(agree / n).toFixed(3)}; ours says "uncertain" on ${uncertain} of ${n}`,
-  );
-  const confident = results.filter((r) => !r.result.key_uncertain);
-  if (confident.length > 0) {
-    const agreeConfident = confident.reduce((sum, r) => sum + mirexKeyScore(r.essentia.key, r.result.key), 0);
-    console.log(
-      `  on the ${confident.length} songs ours is sure of: MIREX against essentia ${(agreeConfident / confident.length).toFixed(3)}`,
-    );
-  }
   const essentiaSeconds = results.reduce((s, r) => s + r.essentia.seconds, 0);
   const essentiaMs = results.reduce((s, r) => s + r.essentia.percivalMs + r.essentia.rhythmMs, 0);
   console.log(
@@ -234,16 +221,55 @@ if (withEssentia) {
   );
 }
 
+// Key: where the source's notes tell it (LMMS projects, truth.mjs), exact and MIREX, ours beside
+// essentia's KeyExtractor; then ours against essentia on the songs whose key no source tells.
+{
+  const keyed = results.filter((r) => r.key);
+  const keyRow = (label, rows, keyOf) => {
+    const n = rows.length;
+    if (n === 0) return `| ${label} | 0 | | |`;
+    const exact = rows.filter((r) => keyOf(r) === r.key).length;
+    const mirex = rows.reduce((s, r) => s + mirexKeyScore(r.key, keyOf(r)), 0) / n;
+    return `| ${label} | ${n} | ${pct(exact, n)} | ${mirex.toFixed(3)} |`;
+  };
+  console.log('\n| key (truth from the notes) | songs | exact | MIREX |');
+  console.log('|---|---|---|---|');
+  console.log(keyRow('ours', keyed, (r) => r.result.key));
+  const sure = keyed.filter((r) => !r.result.key_uncertain);
+  console.log(keyRow('ours, keys not shown "uncertain"', sure, (r) => r.result.key));
+  console.log(
+    keyRow(
+      'ours, keys shown "uncertain"',
+      keyed.filter((r) => r.result.key_uncertain),
+      (r) => r.result.key,
+    ),
+  );
+  if (withEssentia) console.log(keyRow('essentia.js KeyExtractor (bgate)', keyed, (r) => r.essentia.key));
+  if (withEssentia) {
+    const rest = results.filter((r) => !r.key);
+    const n = rest.length;
+    const agree = rest.reduce((sum, r) => sum + mirexKeyScore(r.essentia.key, r.result.key), 0);
+    const exact = rest.filter((r) => r.result.key === r.essentia.key).length;
+    console.log(
+      `on the ${n} songs with no key truth: ours equals essentia.js KeyExtractor on ${pct(exact, n)}, ` +
+        `MIREX score of ours against it ${(agree / n).toFixed(3)}`,
+    );
+  }
+  const uncertain = results.filter((r) => r.result.key_uncertain).length;
+  console.log(`ours says "uncertain" on ${uncertain} of ${results.length} songs`);
+}
+
 if (showMisses) {
   console.log('\nsongs (truth, ours bpm / bpm_alt, tempo confidence, key, key confidence):');
   for (const r of results) {
     const mark = danceable(r.bpm, r.result.bpm) ? '  ' : '✗ ';
     const e = r.essentia
-      ? `; essentia ${r.essentia.percival.toFixed(1)}/${r.essentia.rhythm.toFixed(1)} ${r.essentia.key}`
+      ? `; essentia ${r.essentia.percival?.toFixed(1)}/${r.essentia.rhythm?.toFixed(1)} ${r.essentia.key}`
       : '';
     console.log(
       `${mark}${r.name} [${r.origin}]: truth ${r.bpm} (${r.truth}); ours ${r.result.bpm} / ${r.result.bpm_alt}, ` +
-        `confidence ${r.result.features.tempo_confidence}; key ${r.result.key} (${r.result.key_confidence})${e}`,
+        `confidence ${r.result.features.tempo_confidence}; key ${r.result.key} (${r.result.key_confidence})${e}` +
+        (r.key ? `; key truth ${r.key} (${r.keyTruth})` : ''),
     );
   }
   for (const l of leftOut) console.log(`  left out: ${l.name}: ${l.reason}`);

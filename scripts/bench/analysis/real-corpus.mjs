@@ -6,18 +6,25 @@
 //   powermanga's .zik files are XM modules, tecnoballz): tempo from the module itself (see
 //   truth.mjs for the rule), rendered by ffmpeg's libopenmpt demuxer;
 // - Frets on Fire songs (recorded metal/rock with vocals, by Muldjord and Sectoid): tempo from
-//   the chart's MIDI tempo map; their stems (song, guitar, rhythm) are mixed into one track.
+//   the chart's MIDI tempo map; their stems (song, guitar, rhythm) are mixed into one track;
+// - LMMS projects (lmms-common's demos and shorties: house, trance, reggae, reggaeton, hip hop,
+//   chiptune, synth pop, made with synths, samples and effects): rendered by LMMS itself
+//   (`lmms render`; run as root the script installs the Debian package lmms, else without it they
+//   are left out), tempo from the project, key from the notes where they tell it (truth.mjs).
 //
 // Left out: songs whose tempo changes (the longest tempo lasts under 90 % of the song) and songs
-// under 30 s (jingles). A tracker tempo over 240 BPM is
-// taken as counted in half-beats and halved until it is not (its composer's rows per beat is a
-// convention the file does not state for MOD, XM and S3M). Every song is encoded once to
+// under 30 s (jingles), and modules whose notes do not follow their stated beat (truth.mjs). Every song is encoded once to
 // 192 kbit/s MP3 (what a library holds) in .cache/bench-analysis-real/audio.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { midiTempo, moduleTempo } from './truth.mjs';
+import zlib from 'node:zlib';
+import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
+
+/** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
+const CORPUS_VERSION = 3;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -29,11 +36,11 @@ export const REAL_PACKAGES = [
   'tecnoballz-data',
   'fretsonfire-songs-muldjord',
   'fretsonfire-songs-sectoid',
+  'lmms-common',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
 const MIN_SHARE = 0.9;
-const MAX_TRUTH_BPM = 240;
 
 function walk(dir, out = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -84,7 +91,10 @@ function duration(ffprobe, file) {
  */
 export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe', log = console.log } = {}) {
   const manifest = path.join(cacheDir, 'manifest.json');
-  if (fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  if (fs.existsSync(manifest)) {
+    const cached = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+    if (cached.version === CORPUS_VERSION) return cached;
+  }
   const folders = fetchPackages(cacheDir, log);
   const audioDir = path.join(cacheDir, 'audio');
   fs.mkdirSync(audioDir, { recursive: true });
@@ -112,8 +122,73 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
     ]);
     return out;
   };
+  const lmms = (() => {
+    const here = () => {
+      try {
+        execFileSync('lmms', ['--allowroot', '--version'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (here()) return true;
+    // As analysis.mjs does for mma and fluidsynth: root installs the Debian package itself.
+    if (process.getuid?.() !== 0) return false;
+    log('apt-get install --no-install-recommends lmms (renders the LMMS projects)');
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'lmms'], { stdio: 'inherit' });
+    return here();
+  })();
   for (const { name, folder } of folders) {
     const files = walk(folder).sort();
+    if (name === 'lmms-common') {
+      for (const project of files.filter((f) => /\/projects\/(demos|shorties)\/.*\.mmpz?$/.test(f))) {
+        const song = path.basename(project).replace(/\.mmpz?$/, '');
+        const raw = fs.readFileSync(project);
+        // .mmpz is Qt's qCompress: a 4-byte length, then zlib.
+        const xml = project.endsWith('.mmpz')
+          ? zlib.inflateSync(raw.subarray(4)).toString('utf8')
+          : raw.toString('utf8');
+        const found = lmmsTruth(xml);
+        if (!found) {
+          leftOut.push({ name: song, reason: 'no tempo in the project' });
+          continue;
+        }
+        if (!lmms) {
+          leftOut.push({
+            name: song,
+            reason: 'lmms is not installed (apt-get install --no-install-recommends lmms)',
+          });
+          continue;
+        }
+        const id = createHash('sha256').update(raw).digest('hex').slice(0, 12);
+        const out = path.join(audioDir, `${id}.mp3`);
+        if (!fs.existsSync(out)) {
+          log(`lmms render ${song}`);
+          const wav = path.join(os.tmpdir(), `wcs-lmms-${id}.wav`);
+          const root = process.getuid?.() === 0 ? ['--allowroot'] : [];
+          execFileSync('lmms', [...root, 'render', project, '-f', 'wav', '-o', wav], { stdio: 'ignore' });
+          encode(id, [wav]);
+          fs.rmSync(wav, { force: true });
+        }
+        const length = duration(ffprobe, out);
+        if (!(length >= 30)) {
+          leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
+          continue;
+        }
+        cases.push({
+          id,
+          name: song,
+          origin: name,
+          style: 'electronic (LMMS project)',
+          bpm: found.bpm,
+          truth: found.detail,
+          key: found.key,
+          keyTruth: found.keyDetail,
+          file: out,
+        });
+      }
+      continue;
+    }
     if (name.startsWith('fretsonfire')) {
       for (const chart of files.filter((f) => f.endsWith('/notes.mid'))) {
         const dir = path.dirname(chart);
@@ -156,11 +231,12 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
         leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
         continue;
       }
-      let bpm = found.bpm;
-      let note = found.detail;
-      while (bpm > MAX_TRUTH_BPM) {
-        bpm /= 2;
-        note += ', halved (over 240)';
+      if (!(found.beatRepeat > 0)) {
+        leftOut.push({
+          name: song,
+          reason: `its notes do not repeat at the stated beat of ${found.beatRows} rows (${found.detail}; autocorrelation ${found.beatRepeat.toFixed(2)})`,
+        });
+        continue;
       }
       const id = createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 12);
       if (cases.some((c) => c.id === id)) continue;
@@ -169,14 +245,14 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
         name: song,
         origin: name,
         style: 'tracker module',
-        bpm: Math.round(bpm * 100) / 100,
-        truth: note,
+        bpm: found.bpm,
+        truth: found.detail,
         file: encode(id, [file]),
       });
     }
   }
   if (cases.length === 0) throw new Error('no real song found (are apt-get, dpkg-deb and ffmpeg here?)');
-  const result = { cases, leftOut };
+  const result = { version: CORPUS_VERSION, cases, leftOut };
   fs.writeFileSync(manifest, JSON.stringify(result, null, 2));
   return result;
 }

@@ -9,7 +9,12 @@
 //   from the header (a MOD has none: 6 and 125), then every speed/tempo command of the pattern
 //   data is followed row by row through the order list (pattern breaks and jumps ignored); the
 //   truth is the BPM that lasts longest, and a song where it lasts under 90 % of the time is
-//   left out (its tempo changes).
+//   left out (its tempo changes). Over 240 BPM the beat counts subdivisions and is grouped as
+//   the measure groups it: by three when the measure has 3 or 6 beats (Impulse Tracker files
+//   store rows per measure, header byte 0x1F: a 12-row measure of 4-row beats is a fast 3/4,
+//   felt one to the bar), else by two; other formats state no measure and 4 beats are taken.
+//   A module whose notes do not repeat at the resulting beat (noteRepeat ≤ 0: the notes fall
+//   between the stated beats, so the row highlight is not the metre that is played) is left out.
 // - Frets on Fire songs: their chart (notes.mid) is synchronised to the recording; its tempo
 //   map (MIDI Set Tempo events, microseconds per quarter note) gives BPM = 60,000,000 / value,
 //   weighted by how long each tempo lasts, with the same 90 % rule.
@@ -55,6 +60,7 @@ function modRows(b) {
       for (let c = 0; c < channels; c++) {
         const o = start + (r * channels + c) * 4;
         if (o + 3 >= b.length) continue;
+        if ((b[o] & 0x0f) | b[o + 1]) row.notes = (row.notes ?? 0) + 1;
         if ((b[o + 2] & 0x0f) === 0x0f && b[o + 3] > 0) {
           if (b[o + 3] < 0x20) row.speed = b[o + 3];
           else row.tempo = b[o + 3];
@@ -91,17 +97,20 @@ function xmRows(b) {
         let fx = 0;
         let param = 0;
         const first = b[o++];
+        let note = 0;
         if (first & 0x80) {
-          if (first & 1) o++;
+          if (first & 1) note = b[o++];
           if (first & 2) o++;
           if (first & 4) o++;
           if (first & 8) fx = b[o++];
           if (first & 16) param = b[o++];
         } else {
+          note = first;
           o += 2; // instrument, volume
           fx = b[o++];
           param = b[o++];
         }
+        if (note > 0 && note < 97) row.notes = (row.notes ?? 0) + 1;
         if (fx === 0x0f && param > 0) {
           if (param < 0x20) row.speed = param;
           else row.tempo = param;
@@ -134,7 +143,10 @@ function s3mRows(b) {
       for (;;) {
         const what = b[o++];
         if (what === 0 || what === undefined) break;
-        if (what & 32) o += 2;
+        if (what & 32) {
+          if (b[o] < 254) row.notes = (row.notes ?? 0) + 1;
+          o += 2;
+        }
         if (what & 64) o += 1;
         if (what & 128) {
           const command = b[o++];
@@ -157,6 +169,7 @@ function itRows(b) {
   const samples = u16(b, 0x24);
   const patterns = u16(b, 0x26);
   const rowsPerBeat = b[0x1e] || 4;
+  const rowsPerMeasure = b[0x1f] || rowsPerBeat * 4;
   const speed = b[0x32];
   const tempo = b[0x33];
   const orders = [...b.subarray(0xc0, 0xc0 + orderCount)].filter((o) => o < 254);
@@ -170,6 +183,7 @@ function itRows(b) {
     const masks = new Uint8Array(64);
     const lastCommand = new Uint8Array(64);
     const lastValue = new Uint8Array(64);
+    const lastNote = new Uint8Array(64);
     const rows = [];
     for (let r = 0; r < rowCount; r++) {
       const row = {};
@@ -179,7 +193,10 @@ function itRows(b) {
         const channel = (variable - 1) & 63;
         if (variable & 128) masks[channel] = b[o++];
         const mask = masks[channel];
-        if (mask & 1) o++;
+        let note = 255;
+        if (mask & 1) note = lastNote[channel] = b[o++];
+        if (mask & 16) note = lastNote[channel];
+        if (note < 120) row.notes = (row.notes ?? 0) + 1;
         if (mask & 2) o++;
         if (mask & 4) o++;
         let command = 0;
@@ -198,7 +215,7 @@ function itRows(b) {
     }
     return rows;
   };
-  return { speed, tempo, rowsPerBeat, rows: orders.flatMap(rowsOf), format: 'it' };
+  return { speed, tempo, rowsPerBeat, rowsPerMeasure, rows: orders.flatMap(rowsOf), format: 'it' };
 }
 
 /** The tempo a tracker module states, or null when it is not a module this reader knows. */
@@ -213,11 +230,50 @@ export function moduleTempo(buffer) {
   if (!parsed || !(parsed.speed > 0) || !(parsed.tempo > 0) || parsed.rows.length === 0) return null;
   const found = dominantTempo(parsed.speed, parsed.tempo, parsed.rows, parsed.rowsPerBeat);
   if (!found) return null;
+  const rowsPerMeasure = parsed.rowsPerMeasure ?? parsed.rowsPerBeat * 4;
+  const beatsPerMeasure = rowsPerMeasure / parsed.rowsPerBeat;
+  let detail = `${parsed.format} header speed ${parsed.speed} tempo ${parsed.tempo}, ${parsed.rowsPerBeat} rows/beat`;
+  if (parsed.rowsPerMeasure) detail += `, ${beatsPerMeasure} beats/measure`;
+  // Over MAX_TRUTH_BPM the beat counts subdivisions: a pulse groups them as the measure does,
+  // by three in a measure of 3 or 6 beats (a fast 3/4 is felt one to the bar, a 6/8 in dotted
+  // quarters), else by two.
+  let bpm = found.bpm;
+  let beatRows = parsed.rowsPerBeat;
+  while (bpm > MAX_TRUTH_BPM) {
+    const group = beatsPerMeasure % 3 === 0 ? 3 : 2;
+    bpm /= group;
+    beatRows *= group;
+    detail += group === 3 ? ', ÷3 (over 240, triple measure)' : ', halved (over 240)';
+  }
   return {
-    bpm: found.bpm,
+    bpm: Math.round(bpm * 100) / 100,
     share: found.share,
-    detail: `${parsed.format} header speed ${parsed.speed} tempo ${parsed.tempo}, ${parsed.rowsPerBeat} rows/beat`,
+    detail,
+    beatRows,
+    beatRepeat: noteRepeat(parsed.rows, beatRows),
   };
+}
+
+/** Over this a module's beat counts subdivisions (see moduleTempo). */
+export const MAX_TRUTH_BPM = 240;
+
+/**
+ * How the notes repeat at `lag` rows: the normalised autocorrelation of the number of notes
+ * struck per row, in order-list order (1: every beat alike, 0: no relation, < 0: the notes fall
+ * between the beats). A stated beat that the notes do not repeat at (≤ 0) is not what is played.
+ */
+export function noteRepeat(rows, lag) {
+  const x = rows.map((row) => row.notes ?? 0);
+  const n = x.length;
+  if (n <= lag) return 0;
+  const mean = x.reduce((sum, v) => sum + v, 0) / n;
+  let variance = 0;
+  for (const v of x) variance += (v - mean) ** 2;
+  variance /= n;
+  if (!(variance > 0)) return 0;
+  let sum = 0;
+  for (let i = 0; i + lag < n; i++) sum += (x[i] - mean) * (x[i + lag] - mean);
+  return sum / (n - lag) / variance;
 }
 
 /** The tempo of a standard MIDI file's tempo map, weighted by time (in ticks of the first track's clock). */
@@ -283,4 +339,207 @@ export function midiTempo(buffer) {
   if (total === 0) return null;
   const [bpm, longest] = [...seconds].sort((a, c) => c[1] - a[1])[0];
   return { bpm, share: longest / total, detail: `MIDI tempo map, ${changes.length} tempo event(s)` };
+}
+
+// - LMMS projects (lmms-common's demos and shorties, electronic productions with synths, samples
+//   and effects, rendered by LMMS itself): the tempo is the project's `bpm` (head element; none of
+//   these projects automates it). The key is derived from the notes, as no project states one:
+//   every note of an unmuted track whose pitch the project fixes (a synth: TripleOscillator with
+//   every oscillator an octave multiple, ZynAddSubFX with no key shift, LB302, SID, BitInvader,
+//   PAPU, Organic, Monstro, Watsyn, NES, OPL2, Mallets, Vibed) sounds at key - basenote + 57 +
+//   the track's pitch (MIDI-like numbering, 57 = A 440); its length, times how often its pattern
+//   plays, goes into a pitch-class histogram, which is correlated with the Temperley-Kostka-Payne
+//   symbolic profiles (a profile of written notes, not the one our audio analyser uses). No key
+//   is taken when pitched samples (AudioFileProcessor outside drums/effects, Kicker) carry more
+//   than a quarter of the pitched notes' time (a sample's own pitch is not in the project), or
+//   when the runner-up key correlates within KEY_TRUTH_MARGIN of the best (the notes alone do
+//   not tell the key).
+
+/** A small XML reader for LMMS projects: elements with attributes and children, text ignored. */
+export function parseXml(text) {
+  const root = { name: '#root', attrs: {}, children: [] };
+  const stack = [root];
+  const tag =
+    /<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[?!][^>]*>/g;
+  const attr = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+  for (const m of text.matchAll(tag)) {
+    if (!m[2]) continue;
+    if (m[1]) {
+      // Close the innermost open element of that name (tolerates nothing else).
+      while (stack.length > 1 && stack.pop().name !== m[2]);
+      continue;
+    }
+    const attrs = {};
+    for (const a of (m[3] ?? '').matchAll(attr)) attrs[a[1]] = a[2] ?? a[3];
+    const element = { name: m[2], attrs, children: [] };
+    stack.at(-1).children.push(element);
+    if (!m[4]) stack.push(element);
+  }
+  return root;
+}
+const childrenOf = (element, name) => element.children.filter((c) => c.name === name);
+const childOf = (element, name) => element.children.find((c) => c.name === name);
+function* descendants(element, name) {
+  for (const c of element.children) {
+    if (c.name === name) yield c;
+    yield* descendants(c, name);
+  }
+}
+
+/** Temperley's Kostka-Payne profiles (probability of each scale degree in a segment), C first. */
+const KOSTKA_PAYNE = {
+  major: [0.748, 0.06, 0.488, 0.082, 0.67, 0.46, 0.096, 0.715, 0.104, 0.366, 0.057, 0.4],
+  minor: [0.712, 0.084, 0.474, 0.618, 0.049, 0.46, 0.105, 0.747, 0.404, 0.067, 0.133, 0.33],
+};
+const PITCH_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
+/** The runner-up key must correlate at least this much less than the best for a key truth. */
+export const KEY_TRUTH_MARGIN = 0.05;
+
+/** The 24 keys ranked by Pearson correlation of `histogram` (C first) with the Kostka-Payne profiles. */
+export function symbolicKeys(histogram) {
+  const ranked = [];
+  for (let tonic = 0; tonic < 12; tonic++) {
+    for (const mode of ['major', 'minor']) {
+      const profile = KOSTKA_PAYNE[mode];
+      const x = Array.from({ length: 12 }, (_, i) => histogram[(i + tonic) % 12]);
+      const mx = x.reduce((s, v) => s + v, 0) / 12;
+      const my = profile.reduce((s, v) => s + v, 0) / 12;
+      let num = 0;
+      let vx = 0;
+      let vy = 0;
+      for (let i = 0; i < 12; i++) {
+        num += (x[i] - mx) * (profile[i] - my);
+        vx += (x[i] - mx) ** 2;
+        vy += (profile[i] - my) ** 2;
+      }
+      ranked.push({ key: `${PITCH_NAMES[tonic]} ${mode}`, r: vx > 0 ? num / Math.sqrt(vx * vy) : 0 });
+    }
+  }
+  return ranked.sort((a, b) => b.r - a.r);
+}
+
+const FIXED_PITCH_SYNTHS = new Set([
+  'tripleoscillator',
+  'zynaddsubfx',
+  'lb302',
+  'sid',
+  'bitinvader',
+  'papu',
+  'organic',
+  'monstro',
+  'watsyn',
+  'nes',
+  'opl2',
+  'malletsstk',
+  'vibedstrings',
+]);
+const UNPITCHED_SAMPLE = /^(drums|drumsynth|effects|misc|beats|shapes)\//;
+
+/** Why an instrument track's notes do or do not say pitch classes: 'pitched', 'sample', 'unpitched'. */
+function trackPitch(track) {
+  const it = childOf(track, 'instrumenttrack');
+  const instrument = it && childOf(it, 'instrument');
+  const name = instrument?.attrs.name;
+  if (!name) return 'unpitched';
+  if (name === 'audiofileprocessor') {
+    const src = childOf(instrument, 'audiofileprocessor')?.attrs.src ?? '';
+    return UNPITCHED_SAMPLE.test(src) ? 'unpitched' : 'sample';
+  }
+  if (name === 'kicker' || name === 'sfxr') return 'unpitched';
+  if (!FIXED_PITCH_SYNTHS.has(name)) return 'sample';
+  if (name === 'tripleoscillator') {
+    const osc = childOf(instrument, 'tripleoscillator')?.attrs ?? {};
+    for (const i of [0, 1, 2]) {
+      if (Number(osc[`vol${i}`] ?? 0) > 0 && Number(osc[`coarse${i}`] ?? 0) % 12 !== 0) return 'sample';
+    }
+  }
+  if (name === 'zynaddsubfx') {
+    for (const par of descendants(instrument, 'par')) {
+      if (par.attrs.name === 'key_shift' && par.attrs.value !== undefined && par.attrs.value !== '64')
+        return 'sample';
+    }
+  }
+  return 'pitched';
+}
+
+/**
+ * The tempo and (where the notes tell it) the key of an LMMS project's XML (.mmp, or .mmpz
+ * inflated): { bpm, detail, key, keyDetail }; key null with keyDetail saying why.
+ */
+export function lmmsTruth(xmlText) {
+  const root = parseXml(xmlText);
+  const project = childOf(root, 'lmms-project') ?? childOf(root, 'multimedia-project');
+  const head = project && childOf(project, 'head');
+  const song = project && childOf(project, 'song');
+  if (!head || !song || !(Number(head.attrs.bpm) > 0)) return null;
+  const bpm = Number(head.attrs.bpm);
+  const masterPitch = Number(head.attrs.masterpitch ?? 0);
+  const container = childOf(song, 'trackcontainer');
+  const tracks = container ? childrenOf(container, 'track') : [];
+  const pitched = new Array(12).fill(0);
+  let sampleTime = 0;
+  let pitchedTime = 0;
+  const addPatterns = (track, playsOf) => {
+    if (track.attrs.muted === '1' || track.attrs.type !== '0') return;
+    const kind = trackPitch(track);
+    if (kind === 'unpitched') return;
+    const it = childOf(track, 'instrumenttrack');
+    const shift =
+      57 -
+      Number(it.attrs.basenote ?? 57) +
+      Math.round(Number(it.attrs.pitch ?? 0) / 100) +
+      (it.attrs.usemasterpitch === '0' ? 0 : masterPitch);
+    for (const pattern of childrenOf(track, 'pattern')) {
+      if (pattern.attrs.muted === '1') continue;
+      const plays = playsOf(pattern);
+      if (!(plays > 0)) continue;
+      for (const note of childrenOf(pattern, 'note')) {
+        const length = Number(note.attrs.len);
+        // Step-sequencer hits (len -192 in beat patterns) last one step.
+        const time = (length > 0 ? length : 12) * plays;
+        if (kind === 'sample') {
+          sampleTime += time;
+          continue;
+        }
+        const pc = (((Number(note.attrs.key) + shift) % 12) + 12) % 12;
+        pitched[pc] += time;
+        pitchedTime += time;
+      }
+    }
+  };
+  // Beat/bassline tracks: one shared container; its patterns at pos = index × 192 play wherever
+  // the index-th beat/bassline track of the song places a clip (bbtco), for the clip's length.
+  const bbTracks = tracks.filter((t) => t.attrs.type === '1');
+  const bbPlays = bbTracks.map((t) =>
+    t.attrs.muted === '1' ? 0 : childrenOf(t, 'bbtco').reduce((s, c) => s + Number(c.attrs.len || 0), 0),
+  );
+  for (const t of bbTracks) {
+    const inner = childOf(t, 'bbtrack');
+    const innerContainer = inner && childOf(inner, 'trackcontainer');
+    if (!innerContainer) continue;
+    for (const track of childrenOf(innerContainer, 'track')) {
+      addPatterns(track, (pattern) => {
+        const index = Math.round(Number(pattern.attrs.pos) / 192);
+        const length = Math.max(192, Number(pattern.attrs.len) || 192);
+        return (bbPlays[index] ?? 0) / length;
+      });
+    }
+  }
+  for (const track of tracks) addPatterns(track, () => 1);
+  let key = null;
+  let keyDetail;
+  if (pitchedTime === 0) keyDetail = 'no pitched synth notes';
+  else if (sampleTime > 0.25 * (sampleTime + pitchedTime))
+    keyDetail = `pitched samples carry ${((100 * sampleTime) / (sampleTime + pitchedTime)).toFixed(0)} % of the notes`;
+  else {
+    const ranked = symbolicKeys(pitched);
+    const margin = ranked[0].r - ranked[1].r;
+    if (margin < KEY_TRUTH_MARGIN)
+      keyDetail = `notes ambiguous: ${ranked[0].key} ${ranked[0].r.toFixed(3)}, ${ranked[1].key} ${ranked[1].r.toFixed(3)}`;
+    else {
+      key = ranked[0].key;
+      keyDetail = `notes' Kostka-Payne key, r ${ranked[0].r.toFixed(3)}, runner-up ${ranked[1].key} ${ranked[1].r.toFixed(3)}`;
+    }
+  }
+  return { bpm, detail: 'LMMS project bpm', key, keyDetail };
 }
