@@ -11,18 +11,18 @@ import { apiCall } from '../../lib/api';
 import { useMorePages } from '../../lib/more-pages';
 import { NO_FILTERS, type SongFilters, songListQuery } from './lib/song-filters';
 
-const songsOptions = (filters: SongFilters, page: number) => {
-  const query = songListQuery(filters, page);
+const songsOptions = (filters: SongFilters, search: string, page: number) => {
+  const query = songListQuery(filters, search, page);
   return queryOptions({
     queryKey: ['songs', 'list', query],
     queryFn: ({ signal }) => apiCall('listSongs', { query }, { signal }),
   });
 };
 
-/** One page of GET /songs/ with the server-side filters (genre, age, file status). */
-export function useSongs(filters: SongFilters, page: number) {
+/** One page of GET /songs/ with the screen's filters and search, applied by the server. */
+export function useSongs(filters: SongFilters, search: string, page: number) {
   // Keep the current page on screen while the next one loads.
-  return useQuery({ ...songsOptions(filters, page), placeholderData: keepPreviousData });
+  return useQuery({ ...songsOptions(filters, search, page), placeholderData: keepPreviousData });
 }
 
 /** GET /analytics/song-performance/{id}: totals, plays per month and the play history. */
@@ -63,7 +63,7 @@ export function useAnalysisStatus() {
 
 /** The route's loader: the screen's first calls start while its code loads (page 1, no filter). */
 export function prefetch(queryClient: QueryClient): void {
-  void queryClient.prefetchQuery(songsOptions(NO_FILTERS, 0));
+  void queryClient.prefetchQuery(songsOptions(NO_FILTERS, '', 0));
   void queryClient.prefetchQuery(analysisStatusOptions());
 }
 

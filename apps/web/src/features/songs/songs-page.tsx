@@ -1,6 +1,6 @@
 import { AGE_CATEGORIES, GENRES, SONGS_PAGE_SIZE, type Song } from '@wcs/contract';
 import { BatteryFull, BatteryLow, BatteryMedium, HardDriveUpload, Search } from 'lucide-react';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
@@ -9,6 +9,7 @@ import { ExportMenu } from '../../components/export-menu';
 import { Loading } from '../../components/loading';
 import { Pagination, pageCountOf } from '../../components/pagination';
 import { errorMessage, listItems } from '../../lib/api';
+import { useDebounced } from '../../lib/debounced';
 import { formatDate, formatDuration } from '../../lib/format';
 import { useCan } from '../../lib/session';
 import { AnalysisStatusCard } from './analysis-status';
@@ -18,7 +19,6 @@ import { popularityDisplay, SPOTIFY_NOT_CONFIGURED } from './lib/popularity';
 import {
   analysisStatus,
   energyBand,
-  filterLoadedSongs,
   hasAnyFilter,
   NO_FILTERS,
   type SongFilters,
@@ -101,8 +101,8 @@ const FILTERS: readonly FilterDefinition[] = [
   },
 ];
 
-/** Filters the server applies; changing one starts again at the first page. */
-const SERVER_FILTERS: ReadonlySet<keyof SongFilters> = new Set(['genre', 'age', 'fileStatus']);
+/** How long the search box must rest before the server is asked (ms). */
+const SEARCH_PAUSE_MS = 300;
 
 export function SongsPage() {
   const [filters, setFilters] = useState<SongFilters>(NO_FILTERS);
@@ -113,17 +113,19 @@ export function SongsPage() {
   const searchId = useId();
   const canImport = useCan('importInterop');
 
-  const songs = useSongs(filters, page);
+  // Every filter and the search are the server's (over the whole library): the page and the total
+  // follow them. The search is sent once the typing pauses.
+  const settledSearch = useDebounced(search, SEARCH_PAUSE_MS);
+  const songs = useSongs(filters, settledSearch, page);
   const spotifyConfigured = useMetadataProviders().data?.spotify_configured;
-  const loaded = listItems(songs.data);
+  const visible = listItems(songs.data);
   const total = songs.data?.total ?? 0;
-  const visible = useMemo(() => filterLoadedSongs(loaded, filters, search), [loaded, filters, search]);
-  const isSearching = search.trim() !== '';
+  const isSearching = settledSearch.trim() !== '';
   const pageCount = pageCountOf(total, SONGS_PAGE_SIZE);
 
   const setFilter = (key: keyof SongFilters, value: string) => {
     setFilters((current) => ({ ...current, [key]: value }));
-    if (SERVER_FILTERS.has(key)) setPage(0);
+    setPage(0);
   };
   const clearFilters = () => {
     setFilters(NO_FILTERS);
@@ -174,7 +176,10 @@ export function SongsPage() {
               aria-label="Search songs"
               placeholder="Search by title or artist..."
               value={search}
-              onChange={(event) => setSearch(event.target.value)}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                setPage(0);
+              }}
             />
           </label>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
@@ -209,14 +214,8 @@ export function SongsPage() {
       ) : (
         <>
           <p className="text-base-content/70 text-sm" aria-live="polite">
-            Showing {visible.length} of {total} songs{isSearching && ' (filtered by search)'}
+            Showing {visible.length} of {total} songs
           </p>
-          {isSearching && pageCount > 1 && (
-            <p className="text-base-content/60 text-xs">
-              The search looks through the {SONGS_PAGE_SIZE} songs of this page; narrow the library with the
-              filters to find a song on another page.
-            </p>
-          )}
           {visible.length === 0 ? (
             <div className="card bg-base-100 shadow">
               <EmptyState

@@ -1,64 +1,52 @@
-import type { Song } from '@wcs/contract';
 import { describe, expect, it } from 'vitest';
 import {
   analysisStatus,
   energyBand,
-  filterLoadedSongs,
   hasAnyFilter,
   NO_FILTERS,
   popularityBand,
   songListQuery,
 } from './song-filters.js';
 
-function song(overrides: Partial<Song>): Song {
-  return {
-    song_id: 1,
-    title: 'Title',
-    artist: 'Artist',
-    album: null,
-    genre: 'Pop',
-    release_date: null,
-    age_category: null,
-    bpm: 96,
-    bpm_alt: 192,
-    key: 'A minor',
-    key_confidence: 0.8,
-    key_uncertain: false,
-    energy_level: 500,
-    danceability: 600,
-    valence: 400,
-    spotify_popularity: 70,
-    duration_ms: 200_000,
-    analyzed_at: '2025-01-02T10:00:00Z',
-    analysis_version: 'v1',
-    file_present: true,
-    file_path: '/music/a.mp3',
-    overplay_score: 10,
-    play_count: 3,
-    isrc: null,
-    artwork_url: null,
-    preview_url: null,
-    sources: {},
-    ...overrides,
-  };
-}
-
 describe('songListQuery', () => {
-  it('pages by 50 and sends only the server filters', () => {
-    expect(songListQuery(NO_FILTERS, 0)).toEqual({
+  it('pages by 50 and sends every filter and the search to the server', () => {
+    expect(songListQuery(NO_FILTERS, '', 0)).toEqual({
       skip: 0,
       limit: 50,
       genre: undefined,
       age_category: undefined,
       has_file: undefined,
+      energy: undefined,
+      analysis: undefined,
+      popularity: undefined,
+      q: undefined,
     });
     expect(
       songListQuery(
-        { ...NO_FILTERS, genre: 'Blues/Jazz', age: 'old', fileStatus: 'not_downloaded', energy: 'high' },
+        {
+          genre: 'Blues/Jazz',
+          age: 'old',
+          fileStatus: 'not_downloaded',
+          energy: 'high',
+          analysis: 'pending',
+          popularity: 'niche',
+        },
+        '  Amy ',
         2,
       ),
-    ).toEqual({ skip: 100, limit: 50, genre: 'Blues/Jazz', age_category: 'old', has_file: 'false' });
-    expect(songListQuery({ ...NO_FILTERS, fileStatus: 'downloaded' }, 0).has_file).toBe('true');
+    ).toEqual({
+      skip: 100,
+      limit: 50,
+      genre: 'Blues/Jazz',
+      age_category: 'old',
+      has_file: 'false',
+      energy: 'high',
+      analysis: 'pending',
+      popularity: 'niche',
+      q: 'Amy',
+    });
+    expect(songListQuery({ ...NO_FILTERS, fileStatus: 'downloaded' }, '', 0).has_file).toBe('true');
+    expect(songListQuery(NO_FILTERS, '   ', 0).q).toBeUndefined();
   });
 });
 
@@ -87,46 +75,5 @@ describe('bands and statuses', () => {
   it('knows when a filter is set', () => {
     expect(hasAnyFilter(NO_FILTERS)).toBe(false);
     expect(hasAnyFilter({ ...NO_FILTERS, popularity: 'niche' })).toBe(true);
-  });
-});
-
-describe('filterLoadedSongs', () => {
-  const songs = [
-    song({
-      song_id: 1,
-      title: 'Crazy in Love',
-      artist: 'Beyoncé',
-      energy_level: 800,
-      spotify_popularity: 95,
-    }),
-    song({ song_id: 2, title: 'Slow Burn', artist: 'Kacey Musgraves', energy_level: 300, analyzed_at: null }),
-    song({
-      song_id: 3,
-      title: 'Valerie',
-      artist: 'Amy Winehouse',
-      energy_level: null,
-      spotify_popularity: 40,
-    }),
-  ];
-  const ids = (list: Song[]) => list.map((s) => s.song_id);
-
-  it('keeps everything without filters or search', () => {
-    expect(ids(filterLoadedSongs(songs, NO_FILTERS, ''))).toEqual([1, 2, 3]);
-  });
-  it('searches title or artist, case-insensitively', () => {
-    expect(ids(filterLoadedSongs(songs, NO_FILTERS, 'CRAZY'))).toEqual([1]);
-    expect(ids(filterLoadedSongs(songs, NO_FILTERS, 'winehouse'))).toEqual([3]);
-    expect(ids(filterLoadedSongs(songs, NO_FILTERS, '  slow '))).toEqual([2]);
-    expect(ids(filterLoadedSongs(songs, NO_FILTERS, 'nothing'))).toEqual([]);
-  });
-  it('filters by energy band, leaving out songs without energy', () => {
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, energy: 'high' }, ''))).toEqual([1]);
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, energy: 'low' }, ''))).toEqual([2]);
-  });
-  it('filters by analysis status and popularity band, combined with search', () => {
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, analysis: 'pending' }, ''))).toEqual([2]);
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, analysis: 'analyzed' }, ''))).toEqual([1, 3]);
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, popularity: 'niche' }, ''))).toEqual([3]);
-    expect(ids(filterLoadedSongs(songs, { ...NO_FILTERS, analysis: 'analyzed' }, 'amy'))).toEqual([3]);
   });
 });

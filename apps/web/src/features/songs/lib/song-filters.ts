@@ -37,7 +37,7 @@ export function hasAnyFilter(filters: SongFilters): boolean {
 
 /**
  * Every filter of the screen and its search as the server's song filter (the export's query): an
- * export holds the songs the filters select over the whole library, not only the loaded page.
+ * export holds the songs the filters select over the whole library.
  */
 export function songFilterQuery(filters: SongFilters, search: string) {
   const q = search.trim();
@@ -53,18 +53,11 @@ export function songFilterQuery(filters: SongFilters, search: string) {
 }
 
 /**
- * The query of GET /songs/ for one page: genre, age and file status are filtered by the server
- * (over the whole library, so the total and the pages follow them).
+ * The query of GET /songs/ for one page: every filter and the search are applied by the server,
+ * over the whole library, so the total and the pages follow them.
  */
-export function songListQuery(filters: SongFilters, page: number) {
-  return {
-    skip: page * SONGS_PAGE_SIZE,
-    limit: SONGS_PAGE_SIZE,
-    ...songFilterQuery(
-      { ...NO_FILTERS, genre: filters.genre, age: filters.age, fileStatus: filters.fileStatus },
-      '',
-    ),
-  };
+export function songListQuery(filters: SongFilters, search: string, page: number) {
+  return { skip: page * SONGS_PAGE_SIZE, limit: SONGS_PAGE_SIZE, ...songFilterQuery(filters, search) };
 }
 
 /** analyzed: analysed_at present; pending: a file waiting for analysis; no-file: nothing to analyse. */
@@ -85,27 +78,4 @@ export function popularityBand(popularity: number | null): PopularityBand | null
   if (popularity >= POPULARITY_BANDS.hot.min) return 'hot';
   if (popularity >= POPULARITY_BANDS.popular.min) return 'popular';
   return 'niche';
-}
-
-/**
- * Energy, analysis and popularity have no server parameter (GET /songs/ takes only genre, age and
- * has_file), so they filter the loaded page in the browser, like the search box. Songs without the
- * value are left out by a filter on it.
- */
-export function filterLoadedSongs<T extends Song>(
-  songs: readonly T[],
-  filters: SongFilters,
-  search: string,
-): T[] {
-  const needle = search.trim().toLocaleLowerCase();
-  return songs.filter((song) => {
-    if (filters.energy && energyBand(song.energy_level) !== filters.energy) return false;
-    if (filters.analysis && analysisStatus(song) !== filters.analysis) return false;
-    if (filters.popularity && popularityBand(song.spotify_popularity) !== filters.popularity) return false;
-    if (needle) {
-      const haystack = `${song.title}\n${song.artist}`.toLocaleLowerCase();
-      if (!haystack.includes(needle)) return false;
-    }
-    return true;
-  });
 }
