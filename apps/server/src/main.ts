@@ -15,6 +15,7 @@ import type { AppDeps } from './deps.js';
 import { registerJobHandlers } from './jobs/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { DEMO_USER, prepareAccounts, SETUP_LINK_HOURS } from './services/accounts/first-run.js';
+import { startPlaySummaryFolder } from './services/analytics/play-summary.js';
 import { createLiveHub } from './services/live.js';
 import { describeRecovery, recoverStoredRecordings } from './services/recordings/recording-recovery.js';
 import { openStores } from './storage/index.js';
@@ -211,6 +212,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     cleanups.add('the job workers', () => jobs.stop());
 
     const deps: AppDeps = { config, db, pool, jobs, live, storage };
+    // Every process folds the play summary's dirty songs (one at a time, under an advisory lock),
+    // so the calls over all plays stay fast whichever processes serve or work.
+    cleanups.add('the play summary fold', startPlaySummaryFolder(pool, log));
     // Workers and schedules only where jobs run; elsewhere uploads and buttons only queue them.
     if (runsJobs) {
       const stopWatching = await registerJobHandlers(deps, log);

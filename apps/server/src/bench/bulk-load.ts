@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { events, recordings, scrapedEvents, socials, songs, spotifyPopularityHistory } from '../db/schema.js';
 import type { DemoPlan } from '../demo/generate.js';
 import { eventRows, recordingRows, scrapedEventRows, songRows, writePlaceholderFiles } from '../demo/seed.js';
+import { foldPlaySummary } from '../services/analytics/play-summary.js';
 import { socialNameFor } from '../services/plays.js';
 import { zoneOffsetMs } from '../zoned-time.js';
 
@@ -146,7 +147,11 @@ export async function bulkLoadPlan(
   await pool.query(`insert into song_window_plays (song_id, time_window, play_count)
     select song_id, coalesce(time_window, ''), count(*)::integer from plays group by 1, 2`);
   await pool.query('alter table plays enable trigger user');
-  step('plays-indexes', `rebuilt ${playIndexes.length} indexes of plays and the play summary`);
+  step('plays-indexes', `rebuilt ${playIndexes.length} indexes of plays and the song window summary`);
+  // The play summary as migration 0014 backfills it: every song with plays dirty, one fold.
+  await pool.query('insert into play_summary_dirty (song_id) select distinct song_id from song_window_plays');
+  await foldPlaySummary(pool);
+  step('play-summary', 'folded the play summary');
 
   await insertInBatches(
     plan.popularityHistory.map((reading) => ({

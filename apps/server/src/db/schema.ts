@@ -10,6 +10,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   real,
@@ -394,6 +395,72 @@ export const songWindowPlays = pgTable(
     check('song_window_plays_count', sql`${t.playCount} >= 0`),
   ],
 );
+
+/**
+ * The play summary the calls over ALL plays read (docs/metrics.md, "Calls over all plays"): plays
+ * and play-weighted sums of the four features per time window ('' for plays outside the windows)
+ * and genre ('' for none), as of the last fold. Songs changed since (rows in play_summary_dirty)
+ * are corrected at read time: their folded share (play_summary_song_windows with the attributes in
+ * play_summary_songs) out, their current share (song_window_plays with songs) in, in the reader's
+ * one snapshot. Only the fold (services/analytics/play-summary.ts) writes these three tables;
+ * writers of plays and songs only append to play_summary_dirty, so they never wait on the summary.
+ */
+export const playSummary = pgTable(
+  'play_summary',
+  {
+    timeWindow: text('time_window').notNull(),
+    genre: text('genre').notNull(),
+    plays: bigint('plays', { mode: 'number' }).notNull(),
+    bpmSum: numeric('bpm_sum').notNull(),
+    bpmN: bigint('bpm_n', { mode: 'number' }).notNull(),
+    energySum: bigint('energy_sum', { mode: 'number' }).notNull(),
+    energyN: bigint('energy_n', { mode: 'number' }).notNull(),
+    valenceSum: bigint('valence_sum', { mode: 'number' }).notNull(),
+    valenceN: bigint('valence_n', { mode: 'number' }).notNull(),
+    danceabilitySum: bigint('danceability_sum', { mode: 'number' }).notNull(),
+    danceabilityN: bigint('danceability_n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.timeWindow, t.genre] })],
+);
+
+/**
+ * Each song with plays as of the last fold: its play count and the attributes its plays were
+ * summed with. The index answers Top Songs over all plays without counting every song's plays.
+ */
+export const playSummarySongs = pgTable(
+  'play_summary_songs',
+  {
+    songId: integer('song_id').primaryKey(),
+    playCount: integer('play_count').notNull(),
+    title: text('title').notNull(),
+    genre: text('genre').notNull(),
+    bpm: real('bpm'),
+    energyLevel: smallint('energy_level'),
+    danceability: smallint('danceability'),
+    valence: smallint('valence'),
+  },
+  (t) => [index('play_summary_songs_top_idx').on(t.playCount.desc(), t.title, t.songId)],
+);
+
+/** song_window_plays as of the last fold (what play_summary holds of each song, per window). */
+export const playSummarySongWindows = pgTable(
+  'play_summary_song_windows',
+  {
+    songId: integer('song_id').notNull(),
+    timeWindow: text('time_window').notNull(),
+    playCount: integer('play_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.songId, t.timeWindow] })],
+);
+
+/**
+ * Songs whose plays, genre, features or title changed since the last fold: appended by triggers
+ * on plays and songs (migration play_summary_triggers), removed by the fold that took them in.
+ */
+export const playSummaryDirty = pgTable('play_summary_dirty', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  songId: integer('song_id').notNull(),
+});
 
 export const playlists = pgTable(
   'playlists',

@@ -6,7 +6,7 @@ import { totalPlayCount } from './song-window-plays.js';
 
 /**
  * Dashboard counts: songs, events and plays in the library, and download queue entries still
- * pending. Plays are summed from song_window_plays: counting a million plays takes a scan.
+ * pending. Plays are summed from the play summary (play-summary.ts): counting 10 million plays takes a scan.
  */
 export async function getOverviewStats(db: Db): Promise<OverviewStats> {
   const [totalSongs, totalEvents, totalPlays, pendingDownloads] = await Promise.all([

@@ -1,31 +1,40 @@
 import type { ProgressionRow, TimeWindow } from '@wcs/contract';
 import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plays, songs, songWindowPlays } from '../../db/schema.js';
+import { plays, songs } from '../../db/schema.js';
 import { type PlayFilter, playFilterCondition } from './filters.js';
-import { NO_WINDOW, summaryFeatureSumsSelect } from './song-window-plays.js';
-import { type FeatureSums, featureSumsSelect, inWindowOrder, windowAverages } from './window-averages.js';
+import { summaryGroups } from './play-summary.js';
+import { NO_WINDOW } from './song-window-plays.js';
+import {
+  addFeatureSums,
+  type FeatureSums,
+  featureSumsSelect,
+  inWindowOrder,
+  windowAverages,
+} from './window-averages.js';
 
 /**
  * Plays and average BPM, energy, valence and danceability per time window over the plays that
  * match `where` (all plays when undefined). A song played three times counts three times; windows
  * without plays are absent; rows come in the order of the night. Over all plays the per-song
- * counts of song_window_plays stand in for the plays (the same sums, a fraction of the rows).
+ * sums of the play summary (play-summary.ts: a few hundred groups) stand in for the plays.
  */
 export async function progressionRows(db: Db, where: SQL | undefined): Promise<ProgressionRow[]> {
-  const { rows } = await db.execute<FeatureSums & { time_window: TimeWindow }>(
-    where === undefined
-      ? sql`
-    select ${songWindowPlays.timeWindow} as time_window, ${summaryFeatureSumsSelect}
-    from ${songWindowPlays} join ${songs} on ${eq(songs.id, songWindowPlays.songId)}
-    where ${songWindowPlays.timeWindow} <> ${NO_WINDOW}
-    group by ${songWindowPlays.timeWindow}`
-      : sql`
+  if (where === undefined) {
+    const byWindow = new Map<TimeWindow, FeatureSums[]>();
+    for (const group of await summaryGroups(db)) {
+      if (group.time_window === NO_WINDOW) continue;
+      byWindow.set(group.time_window, [...(byWindow.get(group.time_window) ?? []), group]);
+    }
+    return inWindowOrder(
+      [...byWindow].map(([window, groups]) => windowAverages(window, addFeatureSums(groups))),
+    );
+  }
+  const { rows } = await db.execute<FeatureSums & { time_window: TimeWindow }>(sql`
     select ${plays.timeWindow} as time_window, ${featureSumsSelect}
     from ${plays} join ${songs} on ${eq(songs.id, plays.songId)}
     where ${and(isNotNull(plays.timeWindow), where)}
-    group by ${plays.timeWindow}`,
-  );
+    group by ${plays.timeWindow}`);
   return inWindowOrder(rows.map((row) => windowAverages(row.time_window, row)));
 }
 

@@ -1,8 +1,9 @@
 import { GENRES, type TimeWindow, type TimeWindowCharacteristicsRow } from '@wcs/contract';
 import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plays, songs, songWindowPlays } from '../../db/schema.js';
-import { NO_WINDOW, summaryFeatureSumsSelect } from './song-window-plays.js';
+import { plays, songs } from '../../db/schema.js';
+import { summaryGroups } from './play-summary.js';
+import { NO_WINDOW } from './song-window-plays.js';
 import {
   addFeatureSums,
   type FeatureSums,
@@ -31,25 +32,24 @@ export function topGenre(counts: Array<{ genre: string | null; plays: number }>)
  * Plays, the four averages and the top genre per time window over the plays matching `where`.
  * One pass over the plays grouped by window and genre; the window's averages are then added up
  * from its genres' sums, so they equal the progression's averages exactly. Over all plays (no
- * `where`) it reads the per-song counts of song_window_plays instead of the plays.
+ * `where`) the (window, genre) groups are those of the play summary (play-summary.ts).
  */
 export async function timeWindowCharacteristicsRows(
   db: Db,
   where: SQL | undefined,
 ): Promise<TimeWindowCharacteristicsRow[]> {
-  const { rows } = await db.execute<FeatureSums & { time_window: TimeWindow; genre: string | null }>(
+  const rows =
     where === undefined
-      ? sql`
-    select ${songWindowPlays.timeWindow} as time_window, ${songs.genre} as genre, ${summaryFeatureSumsSelect}
-    from ${songWindowPlays} join ${songs} on ${eq(songs.id, songWindowPlays.songId)}
-    where ${songWindowPlays.timeWindow} <> ${NO_WINDOW}
-    group by ${songWindowPlays.timeWindow}, ${songs.genre}`
-      : sql`
+      ? (await summaryGroups(db)).flatMap((group) =>
+          group.time_window === NO_WINDOW ? [] : [{ ...group, time_window: group.time_window }],
+        )
+      : (
+          await db.execute<FeatureSums & { time_window: TimeWindow; genre: string | null }>(sql`
     select ${plays.timeWindow} as time_window, ${songs.genre} as genre, ${featureSumsSelect}
     from ${plays} join ${songs} on ${eq(songs.id, plays.songId)}
     where ${and(isNotNull(plays.timeWindow), where)}
-    group by ${plays.timeWindow}, ${songs.genre}`,
-  );
+    group by ${plays.timeWindow}, ${songs.genre}`)
+        ).rows;
   const byWindow = new Map<TimeWindow, typeof rows>();
   for (const row of rows) byWindow.set(row.time_window, [...(byWindow.get(row.time_window) ?? []), row]);
   const data = [...byWindow].map(([window, groups]) => ({

@@ -1,7 +1,7 @@
 import type { Genre, TopSong } from '@wcs/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plays, songs, songWindowPlays } from '../../db/schema.js';
+import { plays, songs } from '../../db/schema.js';
 import { type PlayFilter, playFilterCondition } from './filters.js';
 
 /** A row as SQL returns it (a type, not an interface: db.execute needs an index signature). */
@@ -21,8 +21,9 @@ type TopSongRow = {
  * highest play count first (ties by title, then id), at most `limit`, with the number of songs
  * played at all. Plays are counted per song first; distinct events and the last play are then
  * looked up for the `limit` songs kept only, through the (song_id, started_at) index. Over all
- * plays (no `where`) the per-song counts are sums of song_window_plays, so only the kept songs'
- * plays are read.
+ * plays (no `where`) the candidates are the first `limit` songs of play_summary_songs in its
+ * index's order (songs folded and unchanged since: their count is current) and the dirty songs
+ * with their current count from song_window_plays (play-summary.ts), in one snapshot.
  */
 export async function topSongRows(
   db: Db,
@@ -30,24 +31,47 @@ export async function topSongRows(
   limit: number,
 ): Promise<{ data: TopSong[]; total: number }> {
   const filter = where ? sql`and ${where}` : sql``;
-  const perSong = where
+  const ranked = where
     ? sql`
+    per_song as (
       select ${plays.songId} as song_id, count(*)::int as play_count
       from ${plays} where ${where}
-      group by ${plays.songId}`
-    : sql`
-      select ${songWindowPlays.songId} as song_id, sum(${songWindowPlays.playCount})::int as play_count
-      from ${songWindowPlays}
-      group by ${songWindowPlays.songId}`;
-  const { rows } = await db.execute<TopSongRow>(sql`
-    with per_song as (${perSong}),
+      group by ${plays.songId}
+    ),
     ranked as (
       select per_song.song_id, per_song.play_count, ${songs.title} as title, ${songs.artist} as artist,
         ${songs.genre} as genre, count(*) over ()::int as total
       from per_song join ${songs} on ${songs.id} = per_song.song_id
       order by per_song.play_count desc, ${songs.title}, per_song.song_id
       limit ${limit}
-    )
+    )`
+    : sql`
+    dirty as (select distinct song_id from play_summary_dirty),
+    dirty_counts as (
+      select c.song_id, sum(c.play_count)::int as play_count
+      from dirty join song_window_plays c on c.song_id = dirty.song_id
+      group by c.song_id
+    ),
+    clean as (
+      select s.song_id, s.play_count from play_summary_songs s
+      where s.song_id not in (select song_id from dirty)
+      order by s.play_count desc nulls last, s.title, s.song_id
+      limit ${limit}
+    ),
+    total as (
+      select (select count(*) from play_summary_songs where song_id not in (select song_id from dirty))
+        + (select count(*) from dirty_counts) as total
+    ),
+    ranked as (
+      select per_song.song_id, per_song.play_count, ${songs.title} as title, ${songs.artist} as artist,
+        ${songs.genre} as genre, (select total from total)::int as total
+      from (select * from clean union all select * from dirty_counts) per_song
+      join ${songs} on ${songs.id} = per_song.song_id
+      order by per_song.play_count desc, ${songs.title}, per_song.song_id
+      limit ${limit}
+    )`;
+  const { rows } = await db.execute<TopSongRow>(sql`
+    with ${ranked}
     select ranked.*, detail.event_count, detail.last_played_at
     from ranked cross join lateral (
       select count(distinct ${plays.eventId})::int as event_count, max(${plays.startedAt}) as last_played_at
