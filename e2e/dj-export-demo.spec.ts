@@ -78,3 +78,27 @@ test('the Songs page downloads the whole library from Export library', async ({ 
   await songs.heading.click();
   await expect(formats).toBeHidden();
 });
+
+test('the Overplay page downloads the whole fresh songs pool, with the genre chosen', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/overplay');
+  const card = page.getByRole('region', { name: 'Fresh Songs Pool' });
+  await card.getByLabel('Genre').selectOption('Pop');
+  await card.getByRole('button', { name: 'Export the fresh songs pool', exact: true }).click();
+  const formats = card.getByRole('list', { name: 'Formats to export the fresh songs pool' });
+  await expect(formats.getByRole('link')).toHaveText(FORMATS);
+  const csvLink = formats.getByRole('link', { name: 'CSV of the fresh songs pool' });
+  await expect(csvLink).toHaveAttribute('href', '/api/interop/export/csv?fresh_pool=true&genre=Pop');
+
+  const downloaded = page.waitForEvent('download');
+  await csvLink.click();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toBe('Fresh songs pool (Pop).csv');
+  const csv = await readFile(await download.path(), 'utf8');
+  // Every song of the pool, not only the page the card lists: one line each under the header.
+  const pool = await getJson<{ total: number }>(request, '/api/analytics/fresh-songs-pool?genre=Pop&limit=1');
+  expect(pool.ok, pool.message).toBe(true);
+  expect(csv.trim().split('\n').length - 1).toBe(pool.body.total);
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DbId, Id } from './common.js';
+import { DbId, Id, QueryBool } from './common.js';
 import { SongFilterQuery } from './entities.js';
 
 /**
@@ -261,6 +261,11 @@ export const InteropExportQuery = SongFilterQuery.extend({
   playlist_id: Id.optional(),
   /** The songs played at one event, in the order of their first play there. */
   event_id: Id.optional(),
+  /**
+   * The fresh songs pool (overplay score under the fresh bound, as GET /analytics/fresh-songs-pool
+   * orders it: least overplayed first), the whole pool rather than its first page.
+   */
+  fresh_pool: QueryBool.optional(),
   /** Rewrites the server's paths for the DJ's computer: `map=/srv/music/=C:/Music/`. */
   map: ExportMappings.optional(),
 });

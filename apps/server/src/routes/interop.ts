@@ -101,10 +101,11 @@ export async function interopRoutes(app: FastifyInstance, deps: AppDeps) {
     handler: async (request, reply) => {
       const { format } = request.params as z.output<typeof exported.params>;
       const query = request.query as z.output<typeof exported.query>;
-      const { playlist_id, event_id, map, ...filter } = query;
+      const { playlist_id, event_id, fresh_pool, map, ...filter } = query;
       const file = await exportSongs(deps.db, format, {
         ...(playlist_id !== undefined ? { playlistId: playlist_id } : {}),
         ...(event_id !== undefined ? { eventId: event_id } : {}),
+        ...(fresh_pool ? { freshPool: true } : {}),
         ...(map ? { mappings: map } : {}),
         filter,
       });

@@ -1,5 +1,5 @@
-import type { DjExportFormat, PathMapping } from '@wcs/contract';
-import { and, asc, eq, min, type SQL, sql } from 'drizzle-orm';
+import { type DjExportFormat, OVERPLAY, type PathMapping } from '@wcs/contract';
+import { and, asc, eq, lt, min, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { events, playlistSongs, playlists, plays, songs } from '../../db/schema.js';
 import {
@@ -16,7 +16,7 @@ import { mapServerPath } from './path-mapping.js';
 
 /**
  * Songs written back for a DJ program (docs/interop.md, "Exporting"): one generated playlist, the
- * songs played at one event, or the whole library, any of them narrowed by the Songs screen's
+ * songs played at one event, the fresh songs pool, or the whole library, any of them narrowed by the Songs screen's
  * filters, with the analysed BPM and key, each song's play count in the product, and
  * its file's path on this server, rewritten by `mappings` for the DJ's computer. Formats that
  * find tracks by their file (rekordbox, Traktor, crates, M3U) leave out songs without a file;
@@ -58,6 +58,8 @@ export interface ExportSelection {
   playlistId?: number;
   /** The songs played at one event, in the order of their first play there. */
   eventId?: number;
+  /** The fresh songs pool (overplay under OVERPLAY.freshBelow), least overplayed first. */
+  freshPool?: boolean;
   /** The Songs screen's filters, narrowing whichever list is exported. */
   filter?: SongFilter;
   mappings?: readonly PathMapping[];
@@ -83,8 +85,16 @@ export async function exportSongs(
   options: ExportSelection = {},
 ): Promise<ExportedFile> {
   const mappings = options.mappings ?? [];
-  if (options.playlistId !== undefined && options.eventId !== undefined) {
-    throw badRequest('Export one playlist or one event, not both', 'querystring.event_id');
+  const chosen = [
+    options.playlistId !== undefined,
+    options.eventId !== undefined,
+    options.freshPool === true,
+  ];
+  if (chosen.filter(Boolean).length > 1) {
+    throw badRequest(
+      'Export one list at a time: a playlist, an event or the fresh songs pool',
+      'querystring.event_id',
+    );
   }
   let listName = 'WCS library';
   const conditions: SQL[] = [];
@@ -116,6 +126,23 @@ export async function exportSongs(
       .orderBy(asc(firstPlay), asc(plays.songId));
     order = rows.map((row) => row.songId);
     conditions.push(sql`${songs.id} in (select song_id from plays where event_id = ${options.eventId})`);
+  }
+  if (options.freshPool) {
+    listName = 'Fresh songs pool';
+    const fresh = lt(songs.overplayScore, OVERPLAY.freshBelow);
+    // The pool's own order (services/analytics/fresh-songs-pool.ts), over the whole pool.
+    const rows = await db
+      .select({ songId: songs.id })
+      .from(songs)
+      .where(fresh)
+      .orderBy(
+        asc(songs.overplayScore),
+        sql`${songs.spotifyPopularity} desc nulls last`,
+        asc(songs.title),
+        asc(songs.id),
+      );
+    order = rows.map((row) => row.songId);
+    conditions.push(fresh);
   }
   const filter = options.filter ?? {};
   const filtered = songFilterCondition(filter);

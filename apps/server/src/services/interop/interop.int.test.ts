@@ -820,10 +820,53 @@ describe('export', () => {
       url: `/api/interop/export/csv?event_id=${night.id}&playlist_id=1`,
     });
     expect(both.statusCode).toBe(400);
-    expect(both.json().message).toContain('not both');
+    expect(both.json().message).toContain('one list at a time');
     const unknown = await t.app.inject({ method: 'GET', url: '/api/interop/export/csv?event_id=999999' });
     expect(unknown.statusCode).toBe(404);
     const badBand = await t.app.inject({ method: 'GET', url: '/api/interop/export/csv?energy=extreme' });
     expect(badBand.statusCode).toBe(400);
+  });
+  it('writes the fresh songs pool, least overplayed first, narrowed by genre', async () => {
+    const song = (title: string, genre: 'Pop' | 'Blues/Jazz', overplayScore: number, popularity: number) =>
+      addSong({
+        title,
+        artist: 'Artist',
+        genre,
+        overplayScore,
+        spotifyPopularity: popularity,
+        filePath: `/srv/music/${title}.mp3`,
+        filePresent: true,
+      });
+    await song('Worn Out', 'Pop', 80, 90);
+    await song('Quiet One', 'Pop', 10, 40);
+    await song('Rising', 'Pop', 10, 70);
+    await song('Bluesy', 'Blues/Jazz', 30, 50);
+    await song('At The Bound', 'Pop', 50, 99);
+    const exported = async (query: string) => {
+      const response = await t.injectAs('viewer', {
+        method: 'GET',
+        url: `/api/interop/export/m3u8?${query}`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return {
+        name: response.headers['content-disposition'],
+        titles: DJ_READERS.m3u8.read(response.body).tracks.map((track) => track.title),
+      };
+    };
+    // As GET /analytics/fresh-songs-pool orders it: overplay, then popularity (higher first).
+    expect(await exported('fresh_pool=true')).toEqual({
+      name: expect.stringContaining('Fresh songs pool.m3u8'),
+      titles: ['Rising', 'Quiet One', 'Bluesy'],
+    });
+    const pool = await t.injectAs('viewer', { method: 'GET', url: '/api/analytics/fresh-songs-pool' });
+    expect(pool.json().data.map((entry: { title: string }) => entry.title)).toEqual(
+      (await exported('fresh_pool=true')).titles,
+    );
+    expect((await exported('fresh_pool=true&genre=Pop')).titles).toEqual(['Rising', 'Quiet One']);
+    const twoLists = await t.app.inject({
+      method: 'GET',
+      url: '/api/interop/export/csv?fresh_pool=true&event_id=1',
+    });
+    expect(twoLists.statusCode).toBe(400);
   });
 });

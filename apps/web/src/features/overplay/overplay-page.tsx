@@ -7,6 +7,7 @@ import { LineSeriesChart } from '../../components/charts/lazy';
 import { formatMonth } from '../../components/charts/palette';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorCard } from '../../components/error-card';
+import { ExportMenu } from '../../components/export-menu';
 import { Loading } from '../../components/loading';
 import { StatTile } from '../../components/stat-tile';
 import { errorMessage, listItems } from '../../lib/api';
@@ -207,14 +208,22 @@ function FreshSongsPool() {
   return (
     <section aria-labelledby={titleId} className="card bg-base-100 shadow">
       <div className="card-body gap-4 p-4 sm:p-6">
-        <div>
-          <h3 id={titleId} className="card-title text-base">
-            <Sprout className="size-5 text-success" aria-hidden="true" />
-            Fresh Songs Pool
-          </h3>
-          <p className="text-base-content/60 text-sm">
-            Songs with an overplay score under {OVERPLAY.freshBelow}%: safe to play
-          </p>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div>
+            <h3 id={titleId} className="card-title text-base">
+              <Sprout className="size-5 text-success" aria-hidden="true" />
+              Fresh Songs Pool
+            </h3>
+            <p className="text-base-content/60 text-sm">
+              Songs with an overplay score under {OVERPLAY.freshBelow}%: safe to play
+            </p>
+          </div>
+          {/* The whole pool (not only the songs listed here), with the age and genre chosen. */}
+          <ExportMenu
+            subject="the fresh songs pool"
+            selection={{ fresh_pool: 'true', ...filter }}
+            align="end"
+          />
         </div>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div className="flex flex-col gap-1">
