@@ -621,7 +621,16 @@ export const api = {
     path: '/playlists/:id',
     params: IdParams,
     response: PlaylistDetail,
-    summary: 'A playlist with its songs in order',
+    summary: 'A playlist with its first songs in order (PLAYLIST_SONGS_LIMIT; song_count counts them all)',
+  },
+  listPlaylistSongs: {
+    access: 'viewer',
+    method: 'GET',
+    path: '/playlists/:id/songs',
+    params: IdParams,
+    query: Pagination,
+    response: listOf(Song),
+    summary: "A playlist's songs in playlist order, a page at a time (skip, limit)",
   },
   regeneratePlaylists: {
     access: 'dj',

@@ -100,6 +100,8 @@ export const SONG_TIMELINE_LIMIT = 100;
 export const RECORDING_SONGS_LIMIT = 200;
 /** The recordings list carries fewer of each recording's songs: 100 recordings × 200 songs made 3.3 MB answers. */
 export const RECORDING_LIST_SONGS_LIMIT = 20;
+/** A playlist answer carries its first songs only; the rest are paged by GET /playlists/{id}/songs (3.6 MB at 200,000 songs). */
+export const PLAYLIST_SONGS_LIMIT = 200;
 export const HTTP_TIMEOUT_MS = 30_000;
 
 /** Settings: ranges and defaults (docs/product.md "Settings"). */

@@ -485,7 +485,10 @@ export const Playlist = z.object({
   /** Who last regenerated it; null when the schedule did, or before accounts existed. */
   created_by: CreatedBy,
 });
-export const PlaylistDetail = Playlist.extend({ songs: z.array(Song) });
+export const PlaylistDetail = Playlist.extend({
+  /** In playlist order: the first PLAYLIST_SONGS_LIMIT (song_count counts them all); GET /playlists/{id}/songs pages them all. */
+  songs: z.array(Song),
+});
 export const RegenerateResult = z.object({
   message: z.string(),
   active: z.number().int(),

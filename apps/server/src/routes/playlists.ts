@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js';
 import {
   getPlaylist,
   getPlaylistFile,
+  listPlaylistSongs,
   listPlaylists,
   regenerateAllPlaylists,
   regeneratePlaylist,
@@ -23,6 +24,9 @@ export async function playlistRoutes(app: FastifyInstance, deps: AppDeps) {
     regenerateAllPlaylists(deps.db, deps.config, request.identity),
   );
   route(app, 'playlists', api.getPlaylist, async ({ params }) => getPlaylist(deps.db, params.id));
+  route(app, 'playlists', api.listPlaylistSongs, async ({ params, query }) =>
+    listPlaylistSongs(deps.db, params.id, query),
+  );
   route(app, 'playlists', api.regeneratePlaylist, async ({ params, request }) =>
     regeneratePlaylist(deps.db, deps.config, params.id, request.identity),
   );

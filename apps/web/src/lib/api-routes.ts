@@ -58,6 +58,7 @@ export const API_ROUTES: {
   spotifyPopularity: ['GET', '/analytics/spotify-popularity/:id', 'viewer'],
   listPlaylists: ['GET', '/playlists', 'viewer'],
   getPlaylist: ['GET', '/playlists/:id', 'viewer'],
+  listPlaylistSongs: ['GET', '/playlists/:id/songs', 'viewer'],
   regeneratePlaylists: ['POST', '/playlists/regenerate', 'dj'],
   regeneratePlaylist: ['POST', '/playlists/:id/regenerate', 'dj'],
   downloadPlaylistM3u8: ['GET', '/playlists/:id/m3u8', 'viewer'],

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, songs } from '../../db/schema.js';
 import { createTestApp } from '../../test/harness.js';
 import { localDate, subtractMonths } from '../age.js';
+import { getPlaylist } from './playlists.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
@@ -315,6 +316,21 @@ describe('POST /api/playlists/:id/regenerate', () => {
 });
 
 describe('reading playlists', () => {
+  it("pages a playlist's songs in playlist order, and the playlist carries only its first songs", async () => {
+    const jazz = (await playlistsBy()).get(JAZZ)!;
+    const order = ['At Last', 'Blue Moon', 'Fever', 'Summertime', 'Überweg', 'Cry Me a River'];
+    const page = (await get(`/api/playlists/${jazz.playlist_id}/songs?skip=2&limit=3`)).json();
+    expect(page.total).toBe(6);
+    expect(page.data.map((song: { title: string }) => song.title)).toEqual(order.slice(2, 5));
+    const rest = (await get(`/api/playlists/${jazz.playlist_id}/songs?skip=5`)).json();
+    expect(rest.data.map((song: { title: string }) => song.title)).toEqual(order.slice(5));
+    const first = await getPlaylist(t.deps.db, jazz.playlist_id, 4);
+    expect(first.song_count).toBe(6);
+    expect(first.songs.map((song) => song.title)).toEqual(order.slice(0, 4));
+    expect((await get('/api/playlists/999999/songs')).statusCode).toBe(404);
+    expect((await get(`/api/playlists/${jazz.playlist_id}/songs?limit=0`)).statusCode).toBe(400);
+  });
+
   it('answers 404 and 400 for unknown ids and bad filters', async () => {
     expect((await get('/api/playlists/999999')).statusCode).toBe(404);
     expect((await get('/api/playlists/0')).statusCode).toBe(400);

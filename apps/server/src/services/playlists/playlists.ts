@@ -7,8 +7,10 @@ import type {
   Playlist,
   PlaylistDetail,
   RegenerateResult,
+  Song,
   TimeWindow,
 } from '@wcs/contract';
+import { PLAYLIST_SONGS_LIMIT } from '@wcs/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { playlistSongs, playlists, plays, songs } from '../../db/schema.js';
@@ -90,21 +92,45 @@ export async function listPlaylists(
   return { data: rows.map((row) => toPlaylist(row, maker)), total: rows.length };
 }
 
-/** A playlist with its songs in playlist order (an inactive one has none). */
-export async function getPlaylist(db: Db, id: number): Promise<PlaylistDetail> {
+/**
+ * A playlist with its first `limit` songs in playlist order (an inactive one has none);
+ * `song_count` counts them all and `listPlaylistSongs` pages them.
+ */
+export async function getPlaylist(db: Db, id: number, limit = PLAYLIST_SONGS_LIMIT): Promise<PlaylistDetail> {
   const [row] = await db.select().from(playlists).where(eq(playlists.id, id));
   if (!row) throw notFound('Playlist', id);
+  return {
+    ...toPlaylist(row, await describeCreators(db, [row])),
+    songs: await playlistSongPage(db, id, 0, limit),
+  };
+}
+
+/** A page of a playlist's songs in playlist order, with how many it has. */
+export async function listPlaylistSongs(
+  db: Db,
+  id: number,
+  page: { skip: number; limit: number },
+): Promise<{ data: Song[]; total: number }> {
+  const [row] = await db.select({ id: playlists.id }).from(playlists).where(eq(playlists.id, id));
+  if (!row) throw notFound('Playlist', id);
+  const [data, total] = await Promise.all([
+    playlistSongPage(db, id, page.skip, page.limit),
+    db.$count(playlistSongs, eq(playlistSongs.playlistId, id)),
+  ]);
+  return { data, total };
+}
+
+async function playlistSongPage(db: Db, id: number, skip: number, limit: number): Promise<Song[]> {
   const today = localDate();
   const songRows = await db
     .select(songWithPlayCount)
     .from(playlistSongs)
     .innerJoin(songs, eq(songs.id, playlistSongs.songId))
     .where(eq(playlistSongs.playlistId, id))
-    .orderBy(asc(playlistSongs.position));
-  return {
-    ...toPlaylist(row, await describeCreators(db, [row])),
-    songs: songRows.map(({ song, playCount }) => toSong(song, playCount, today)),
-  };
+    .orderBy(asc(playlistSongs.position))
+    .offset(skip)
+    .limit(limit);
+  return songRows.map(({ song, playCount }) => toSong(song, playCount, today));
 }
 
 interface LibraryForPlaylists {
