@@ -91,6 +91,45 @@ test.describe('header, stats and list', () => {
     );
   });
 
+  test('the newest 20 recordings come first; Show older recordings lists the next 20', async ({
+    page,
+    request,
+  }) => {
+    // At least 41 recordings on the server: three pages.
+    const { total: before } = await listRecordings(request);
+    for (let index = before; index < 41; index += 1) {
+      await uploadChunk(request, {
+        session_id: `e2e-paging-${randomUUID()}`,
+        chunk_number: 0,
+        duration_seconds: 1,
+      });
+    }
+    const recordings = new RecordingsPage(page);
+    const first = page.waitForResponse((response) => isMainList(new URL(response.url())));
+    await recordings.goto();
+    const { recordings: newest, total } = (await (await first).json()) as Awaited<
+      ReturnType<typeof listRecordings>
+    >;
+    expect(total).toBeGreaterThanOrEqual(41);
+    expect(newest).toHaveLength(20);
+    await expect(recordings.list.getByRole('listitem')).toHaveCount(20);
+
+    const older = recordings.listSection.getByRole('button', { name: /^Show older recordings/ });
+    await expect(older).toHaveText(`Show older recordings (20 of ${total} shown)`);
+    const second = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return isMainList(url) && url.searchParams.get('skip') === '20';
+    });
+    await older.click();
+    const { recordings: next } = (await (await second).json()) as Awaited<ReturnType<typeof listRecordings>>;
+    await expect(recordings.list.getByRole('listitem')).toHaveCount(40);
+    // The second page follows the first, newest first, with no recording twice.
+    const shownIds = new Set([...newest, ...next].map((recording) => recording.recording_id));
+    expect(shownIds.size).toBe(40);
+    await expect(recordings.listItem(next[19]!.filename).first()).toBeVisible();
+    await expect(older).toHaveText(`Show older recordings (40 of ${total} shown)`);
+  });
+
   test('an empty list says so, for all and for unprocessed recordings', async ({ page }) => {
     // Whatever the server holds, this checks the empty texts: the list calls answer no rows.
     await page.route(isMainList, async (route) => {

@@ -25,6 +25,17 @@ export const recordingKeys = {
 /** Events for a dropdown, newest first (50 for the recorder, 100 for Assign Event). */
 export const eventListKey = (limit: number) => ['events', 'list', { limit }] as const;
 
+/**
+ * Recordings per page of the list: the newest page comes with the screen, older ones on request
+ * (a phone draws 20 rows without blocking; 100 took most of the screen's blocking time).
+ */
+export const RECORDINGS_PAGE_SIZE = 20;
+
+const recordingListQuery = (isUnprocessedOnly: boolean, madeBy: string | null) => ({
+  ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}),
+  ...makerQuery(madeBy),
+});
+
 const recordingsOptions = (isUnprocessedOnly: boolean, madeBy: string | null) =>
   queryOptions({
     queryKey: recordingKeys.list(isUnprocessedOnly, madeBy),
@@ -32,11 +43,7 @@ const recordingsOptions = (isUnprocessedOnly: boolean, madeBy: string | null) =>
       apiCall(
         'listRecordings',
         {
-          query: {
-            limit: 100,
-            ...(isUnprocessedOnly ? { unprocessed_only: 'true' } : {}),
-            ...makerQuery(madeBy),
-          },
+          query: { limit: RECORDINGS_PAGE_SIZE, ...recordingListQuery(isUnprocessedOnly, madeBy) },
         },
         { signal },
       ),
@@ -50,6 +57,28 @@ const recordingsOptions = (isUnprocessedOnly: boolean, madeBy: string | null) =>
  */
 export function useRecordings(isUnprocessedOnly: boolean, madeBy: string | null = null) {
   return useQuery({ ...recordingsOptions(isUnprocessedOnly, madeBy), placeholderData: keepPreviousData });
+}
+
+/** The older recordings of the same list, a page at a time after the newest RECORDINGS_PAGE_SIZE. */
+export function useOlderRecordings(isUnprocessedOnly: boolean, madeBy: string | null) {
+  return useMorePages(
+    recordingKeys.list(isUnprocessedOnly, madeBy),
+    RECORDINGS_PAGE_SIZE,
+    async (skip, signal) => {
+      const page = await apiCall(
+        'listRecordings',
+        {
+          query: {
+            skip,
+            limit: RECORDINGS_PAGE_SIZE,
+            ...recordingListQuery(isUnprocessedOnly, madeBy),
+          },
+        },
+        { signal },
+      );
+      return { data: page.recordings, total: page.total };
+    },
+  );
 }
 
 const recordingStatsOptions = () =>

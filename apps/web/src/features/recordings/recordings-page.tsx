@@ -14,7 +14,7 @@ import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/session';
 import { BrowserRecorderPanel } from './browser-recorder-panel';
 import { type Maker, makerKey, makerLabel, makerOptions } from './made-by';
-import { useProcessRecording, useRecordingStats, useRecordings } from './queries';
+import { useOlderRecordings, useProcessRecording, useRecordingStats, useRecordings } from './queries';
 import { RecordingDetailsModal } from './recording-details-modal';
 import {
   canRetryProcessing,
@@ -52,6 +52,13 @@ function RecordingsScreen() {
   const [isUnprocessedOnly, setIsUnprocessedOnly] = useState(false);
   const [madeBy, setMadeBy] = useState<string | null>(null);
   const recordings = useRecordings(isUnprocessedOnly, madeBy);
+  const older = useOlderRecordings(isUnprocessedOnly, madeBy);
+  // The newest page, then the older pages asked for; a recording that arrived meanwhile shifts
+  // the pages by one, so an id already listed is not listed twice.
+  const firstPage = recordings.data?.recordings ?? [];
+  const firstIds = new Set(firstPage.map((recording) => recording.recording_id));
+  const listed = [...firstPage, ...older.items.filter((recording) => !firstIds.has(recording.recording_id))];
+  const total = recordings.data?.total ?? 0;
   const canRecord = useCan('uploadRecording');
   const makers = useMakers(isUnprocessedOnly);
   const stats = useRecordingStats();
@@ -134,7 +141,7 @@ function RecordingsScreen() {
           ) : (
             <>
               <ul className="divide-y divide-base-300" aria-label="Recordings">
-                {recordings.data?.recordings.map((recording) => (
+                {listed.map((recording) => (
                   <RecordingItem
                     key={recording.recording_id}
                     recording={recording}
@@ -142,11 +149,22 @@ function RecordingsScreen() {
                   />
                 ))}
               </ul>
-              {recordings.data && recordings.data.total > recordings.data.recordings.length && (
-                <p className="text-base-content/60 text-sm">
-                  Showing the newest {recordings.data.recordings.length} of {recordings.data.total}{' '}
-                  recordings.
+              {older.error && (
+                <p className="text-error text-sm">
+                  Could not load older recordings: {errorMessage(older.error)}
                 </p>
+              )}
+              {listed.length < total && (
+                <button
+                  type="button"
+                  className="btn btn-sm self-start"
+                  onClick={older.loadMore}
+                  disabled={older.isLoading}
+                >
+                  {older.isLoading
+                    ? 'Loading...'
+                    : `Show older recordings (${listed.length} of ${total} shown)`}
+                </button>
               )}
             </>
           )}
