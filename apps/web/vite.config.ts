@@ -5,6 +5,7 @@ import { defaultClientConditions, defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import packageJson from './package.json' with { type: 'json' };
+import { routePreloads } from './src/build/route-preloads';
 
 /** Where `npm start` serves the API; `vite dev` proxies to it. */
 const apiTarget = process.env.WCS_API_URL ?? 'http://127.0.0.1:8080';
@@ -13,6 +14,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    // index.html per address with the scripts its screen loads first (served by the server).
+    routePreloads(),
     VitePWA({
       // 'prompt' rather than 'autoUpdate': an automatic reload would cut a browser recording short.
       // A new version waits until the user reloads from the prompt (src/app/update-prompt.tsx) or
@@ -34,6 +37,9 @@ export default defineConfig({
         // The shell and every screen's chunk (Recharts included): a second visit renders from the
         // cache, offline too. The .br/.gz twins below are the same files and stay out.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,txt}'],
+        // The per-address copies of index.html are for first visits; the worker answers every
+        // navigation with index.html itself.
+        globIgnores: ['routes/**'],
         // The API and its docs are the server's, never the single-page app's index.html.
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/docs(\/|$)/],
       },

@@ -13,6 +13,12 @@ import { createTestApp, type TestApp } from './test/harness.js';
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>WCS DJ Library</title>${'<meta name="x">'.repeat(
   100,
 )}<script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div></body></html>`;
+/** The build's copy of index.html for a screen: its scripts named as module preloads. */
+const screenPage = (script: string) =>
+  INDEX_HTML.replace('</head>', `<link rel="modulepreload" crossorigin href="/assets/${script}"></head>`);
+const SONGS_HTML = screenPage('songs-page-X1.js');
+const HOME_HTML = screenPage('dashboard-page-X2.js');
+const INSIGHTS_HTML = screenPage('insights-page-X3.js');
 const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(500))};\n`;
 const BROWSER = 'gzip, deflate, br, zstd';
 
@@ -24,7 +30,11 @@ async function writeBuild(dir: string): Promise<void> {
     'assets/index-AbC123.js': SCRIPT,
     'sw.js': 'self.addEventListener("install", () => {});\n',
     'manifest.webmanifest': '{"name":"WCS DJ Library"}',
+    'routes/songs.html': SONGS_HTML,
+    'routes/home.html': HOME_HTML,
+    'routes/events--insights.html': INSIGHTS_HTML,
   };
+  await fs.mkdir(path.join(dir, 'routes'));
   for (const [name, text] of Object.entries(files)) {
     await fs.writeFile(path.join(dir, name), text);
     if (text.length < 1024) continue;
@@ -77,14 +87,14 @@ describe('built web app', () => {
     expect((await get('/assets/index-AbC123.js', BROWSER)).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
     );
-    for (const url of ['/', '/index.html', '/sw.js', '/manifest.webmanifest']) {
+    for (const url of ['/', '/index.html', '/sw.js', '/manifest.webmanifest', '/songs']) {
       const response = await get(url, BROWSER);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['cache-control'], url).toBe('no-cache');
     }
     const index = await get('/', BROWSER);
     expect(index.headers['content-encoding']).toBe('br');
-    expect(zlib.brotliDecompressSync(index.rawPayload).toString()).toBe(INDEX_HTML);
+    expect(zlib.brotliDecompressSync(index.rawPayload).toString()).toBe(HOME_HTML);
     // Revalidation is cheap: the ETag answers 304 without a body.
     const again = await t.app.inject({
       method: 'GET',
@@ -94,16 +104,23 @@ describe('built web app', () => {
     expect(again.statusCode).toBe(304);
   });
 
-  it('answers client routes with index.html, never cached without revalidation', async () => {
-    for (const url of ['/songs', '/events/insights?event_id=3', '/no/such/screen']) {
+  it("answers client routes with index.html, a screen's address with the build's copy naming its scripts", async () => {
+    for (const [url, html] of [
+      ['/songs', SONGS_HTML],
+      ['/songs/', SONGS_HTML],
+      ['/events/insights?event_id=3', INSIGHTS_HTML],
+      ['/no/such/screen', INDEX_HTML],
+      ['/songs/../routes/home', INDEX_HTML],
+    ] as const) {
       const response = await get(url, 'gzip');
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type'], url).toMatch(/^text\/html/);
       expect(response.headers['cache-control'], url).toBe('no-cache');
       expect(response.headers['content-encoding'], url).toBe('gzip');
-      expect(zlib.gunzipSync(response.rawPayload).toString(), url).toBe(INDEX_HTML);
+      expect(zlib.gunzipSync(response.rawPayload).toString(), url).toBe(html);
     }
-    expect((await get('/songs')).body).toBe(INDEX_HTML);
+    expect((await get('/songs')).body).toBe(SONGS_HTML);
+    expect((await get('/no/such/screen')).body).toBe(INDEX_HTML);
   });
 
   it('answers unknown API calls and other methods with 404 JSON, not the web app', async () => {

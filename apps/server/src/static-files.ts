@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -34,6 +34,9 @@ function isUncompressedRoute(routeOptions: RouteOptions): boolean {
  *   immutable, everything else (index.html, sw.js, the manifest) is revalidated on every use.
  * - Unknown `/api` paths and non-GET requests are 404 JSON; other GETs are client routes and get
  *   index.html; without a build, they get 503 with what to do.
+ * - A screen's own address gets the build's copy of index.html for it (`routes/<name>.html`,
+ *   written by apps/web/src/build/route-preloads.ts), which names the scripts of that screen as
+ *   module preloads: the browser fetches them beside the entry script instead of after it ran.
  */
 export async function registerStaticFiles(
   app: FastifyInstance,
@@ -61,6 +64,8 @@ export async function registerStaticFiles(
       // The .br and .gz siblings are reached through their file's route, never by their own name.
       globIgnore: ['**/*.br', '**/*.gz'],
       preCompressed: true,
+      // '/' is a screen's address like the others: the fallback below answers it.
+      index: false,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const relative = path.relative(root, filePath).split(path.sep).join('/');
@@ -68,6 +73,8 @@ export async function registerStaticFiles(
       },
     });
   }
+
+  const screenPages = hasWebApp ? screenPagesOf(root) : new Map<string, string>();
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
@@ -80,7 +87,32 @@ export async function registerStaticFiles(
         .type('text/plain')
         .send(`The web app is not built (${indexHtml} is missing). Run "npm start", which builds it.`);
     }
-    // Single-page app: every other path is a client-side route.
-    return reply.type('text/html').sendFile('index.html');
+    // Single-page app: every other path is a client-side route; a screen's address gets its copy.
+    const page = screenPages.get(screenName(url)) ?? 'index.html';
+    return reply.type('text/html').header('cache-control', REVALIDATE).sendFile(page);
   });
+}
+
+/** Where the build keeps a copy of index.html per screen. */
+const SCREEN_PAGES_DIR = 'routes';
+
+/** A screen's address as the build names its page: '/events/insights/' → 'events--insights', '/' → 'home'. */
+export function screenName(pathname: string): string {
+  return pathname.replace(/^\/+|\/+$/g, '').replaceAll('/', '--') || 'home';
+}
+
+/**
+ * The build's pages per screen name, read once from the build's folder: a request only picks one
+ * of these by name, so no path is made from the address.
+ */
+function screenPagesOf(root: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const folder = path.join(root, SCREEN_PAGES_DIR);
+  if (!existsSync(folder)) return pages;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.html')) {
+      pages.set(entry.name.slice(0, -'.html'.length), `${SCREEN_PAGES_DIR}/${entry.name}`);
+    }
+  }
+  return pages;
 }
