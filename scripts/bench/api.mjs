@@ -5,13 +5,15 @@
 //                              [--only <name part>] [--data-dir DIR] [--keep]
 // With --data-dir the dataset is kept and reused by later runs of the same scale and seed.
 // --uploaders N: N devices upload 10 s chunks without pause while the calls are timed (writes
-// under load: each chunk is decoded, stored and recognised), and their upload latency is printed.
+// under load: each chunk is decoded, stored and recognised), and their upload latency is printed;
+// --chunk-seconds S sets the chunks' length, --realtime sends one chunk every S seconds per device
+// as a recorder does. --only matches a call's name or path (--only /analytics: the Analytics screens).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EnsureError, ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 
 const usage =
-  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--only TEXT] [--data-dir DIR] [--keep]';
+  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--chunk-seconds S] [--realtime] [--only TEXT] [--data-dir DIR] [--keep]';
 
 function parseArgs(argv) {
   const options = {};
@@ -21,6 +23,7 @@ function parseArgs(argv) {
     '--warmups': 'warmups',
     '--seed': 'seed',
     '--uploaders': 'uploaders',
+    '--chunk-seconds': 'chunkSeconds',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
@@ -36,6 +39,7 @@ function parseArgs(argv) {
     } else if (flag === '--only') options.only = value();
     else if (flag === '--data-dir') options.dataDir = path.resolve(value());
     else if (flag === '--keep') options.keep = true;
+    else if (flag === '--realtime') options.realtime = true;
     else throw new EnsureError(`unknown argument ${argv[i]}\n${usage}`);
   }
   return options;

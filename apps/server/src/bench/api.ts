@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { api, type Endpoint } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -46,10 +47,17 @@ export interface ApiBenchOptions {
   /** Multiplies every count of BENCH_SCALE (0.1 for a quick run). */
   scale?: number;
   seed?: number;
-  /** Only calls whose name contains this text. */
+  /** Only calls whose name or path contains this text (`/analytics`: the Analytics screens' calls). */
   only?: string;
-  /** Devices uploading chunks without pause while the calls are timed (writes under load). */
+  /** Devices uploading chunks while the calls are timed (writes under load). */
   uploaders?: number;
+  /** Length of each uploaded chunk in seconds (default 10). */
+  chunkSeconds?: number;
+  /**
+   * Each device sends a chunk every `chunkSeconds`, as a recorder does, instead of back to back
+   * (default false: back to back, the harder load).
+   */
+  realtime?: boolean;
 }
 
 export interface CaseResult {
@@ -211,28 +219,32 @@ function benchChunk(seconds: number, seed: number): Buffer {
 }
 
 /**
- * `count` devices that upload 10 s chunks back to back (each one decoded, stored and queued for
- * recognition), as a hall full of recorders would, until stopped; `stop` says how they fared.
+ * `count` devices that upload chunks of `chunkSeconds` (each one decoded, stored and queued for
+ * recognition), back to back or one every `chunkSeconds` as a recorder does (`realtime`), as a
+ * hall full of recorders would, until stopped; `stop` says how they fared.
  */
-async function startUploaders(handle: ServerHandle, count: number) {
+async function startUploaders(handle: ServerHandle, count: number, chunkSeconds: number, realtime: boolean) {
   const { token } = await createToken(handle.deps.db, { name: 'load benchmark', role: 'dj' }, undefined);
   const latencies: number[] = [];
   const failures = new Map<number, number>();
   let stopping = false;
   const startedAt = performance.now();
   const device = async (u: number) => {
+    // Recorders started at once would send in step; each starts at its own moment in the first chunk.
+    if (realtime) await sleep((u / count) * chunkSeconds * 1000);
     for (let n = 0; !stopping; n += 1) {
+      const dueAt = performance.now() + chunkSeconds * 1000;
       const form = new FormData();
       const metadata = {
         session_id: `load-${u}-${startedAt}`,
         chunk_number: n,
-        duration_seconds: 10,
+        duration_seconds: chunkSeconds,
         source: 'bench',
       };
       form.append('metadata', JSON.stringify(metadata));
       form.append(
         'audio_file',
-        new Blob([benchChunk(10, u * 1000 + n)], { type: 'audio/wav' }),
+        new Blob([benchChunk(chunkSeconds, u * 1000 + n)], { type: 'audio/wav' }),
         `chunk-${n}.wav`,
       );
       const sentAt = performance.now();
@@ -244,6 +256,9 @@ async function startUploaders(handle: ServerHandle, count: number) {
       await response.arrayBuffer();
       if (response.ok) latencies.push(performance.now() - sentAt);
       else failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+      if (realtime) {
+        while (!stopping && performance.now() < dueAt) await sleep(Math.min(250, dueAt - performance.now()));
+      }
     }
   };
   const devices = Array.from({ length: count }, (_, u) => device(u));
@@ -255,9 +270,11 @@ async function startUploaders(handle: ServerHandle, count: number) {
       const sorted = [...latencies].sort((a, b) => a - b);
       const failed = [...failures].map(([status, n]) => `${n}x ${status}`).join(', ') || 'none';
       return (
-        `Uploads under load: ${count} devices, ${latencies.length} chunks of 10 s in ${seconds.toFixed(0)} s ` +
+        `Uploads under load: ${count} devices, ${latencies.length} chunks of ${chunkSeconds} s ` +
+        `(${realtime ? `one every ${chunkSeconds} s per device` : 'back to back'}) in ${seconds.toFixed(0)} s ` +
         `(${(latencies.length / seconds).toFixed(1)} a second); latency p50 ${round1(percentile(sorted, 50))} ms, ` +
-        `p95 ${round1(percentile(sorted, 95))} ms, max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${failed}`
+        `p95 ${round1(percentile(sorted, 95))} ms, p99 ${round1(percentile(sorted, 99))} ms, ` +
+        `max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${failed}`
       );
     },
   };
@@ -375,9 +392,19 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
 
     const ids = await pickIds(db);
     const results: CaseResult[] = [];
-    const load = (options.uploaders ?? 0) > 0 ? await startUploaders(handle, options.uploaders!) : undefined;
+    const load =
+      (options.uploaders ?? 0) > 0
+        ? await startUploaders(
+            handle,
+            options.uploaders!,
+            options.chunkSeconds ?? 10,
+            options.realtime ?? false,
+          )
+        : undefined;
     const endpoints = Object.entries(api as Record<string, Endpoint>).filter(
-      ([name, endpoint]) => endpoint.method === 'GET' && (!options.only || name.includes(options.only)),
+      ([name, endpoint]) =>
+        endpoint.method === 'GET' &&
+        (!options.only || name.includes(options.only) || endpoint.path.includes(options.only)),
     );
     log(`timing ${endpoints.length} GET calls: ${warmups} warm-ups, then ${requests} timed requests each`);
     for (const [name, endpoint] of endpoints) {
