@@ -166,7 +166,16 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           log(`lmms render ${song}`);
           const wav = path.join(os.tmpdir(), `wcs-lmms-${id}.wav`);
           const root = process.getuid?.() === 0 ? ['--allowroot'] : [];
-          execFileSync('lmms', [...root, 'render', project, '-f', 'wav', '-o', wav], { stdio: 'ignore' });
+          try {
+            execFileSync('lmms', [...root, 'render', project, '-f', 'wav', '-o', wav], { stdio: 'ignore' });
+          } catch (error) {
+            fs.rmSync(wav, { force: true });
+            leftOut.push({
+              name: song,
+              reason: `lmms failed to render it (${error.signal ?? `exit ${error.status}`})`,
+            });
+            continue;
+          }
           encode(id, [wav]);
           fs.rmSync(wav, { force: true });
         }

@@ -7,7 +7,14 @@
  */
 import { decodeAudio } from '../decode.js';
 import { danceabilityOf, energyOf, FEATURES_VERSION, type RawFeatures, valenceOf } from './features.js';
-import { estimateKey, KEY_CONFIDENCE_MIN, KEY_MARGIN_FULL, KEY_PROFILE, toCamelot } from './key.js';
+import {
+  estimateKey,
+  KEY_CONFIDENCE_MIN,
+  KEY_MARGIN_FULL,
+  KEY_PROFILE,
+  KEY_THIRD_FULL,
+  toCamelot,
+} from './key.js';
 import { integratedLoudness, LOUDNESS_FLOOR_DB } from './loudness.js';
 import { onsetRate, spectralPass } from './spectral.js';
 import { estimateTempo, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW, TEMPO_SETTINGS } from './tempo.js';
@@ -22,7 +29,7 @@ export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
   `tempo mel-flux acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
-  `key hpcp ${KEY_PROFILE} margin ${KEY_MARGIN_FULL}`,
+  `key hpcp ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
 

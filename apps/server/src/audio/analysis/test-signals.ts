@@ -86,11 +86,12 @@ const NOTE_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 
 /** MIDI note number → Hz, with an optional detuning of the whole band in cents. */
 const hz = (midi: number, cents = 0) => 440 * 2 ** ((midi - 69 + cents / 100) / 12);
 
-/** A chord as MIDI notes from a root name and quality: 'C', 'Am', 'G7', 'F#m'. */
+/** A chord as MIDI notes from a root name and quality: 'C', 'Am', 'G7', 'F#m', 'D5' (power chord). */
 export function chordNotes(symbol: string, octave = 4): number[] {
-  const match = /^([A-G]#?)(m?)(7?)$/.exec(symbol);
+  const match = /^([A-G]#?)(m?)(7?|5)$/.exec(symbol);
   if (!match) throw new Error(`unknown chord ${symbol}`);
   const root = 12 * (octave + 1) + NOTE_NAMES.indexOf(match[1]!);
+  if (match[3] === '5') return [root, root + 7, root + 12];
   const notes = [root, root + (match[2] ? 3 : 4), root + 7];
   if (match[3]) notes.push(root + 10);
   return notes;
