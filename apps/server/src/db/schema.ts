@@ -453,6 +453,16 @@ export const playSummarySongWindows = pgTable(
   (t) => [primaryKey({ columns: [t.songId, t.timeWindow] })],
 );
 
+/** How many songs have plays, as of the last fold (one row): Top Songs' `total` without a count. */
+export const playSummaryTotals = pgTable(
+  'play_summary_totals',
+  {
+    id: integer('id').primaryKey(),
+    songsPlayed: integer('songs_played').notNull(),
+  },
+  (t) => [check('play_summary_totals_one_row', sql`${t.id} = 1`)],
+);
+
 /**
  * Songs whose plays, genre, features or title changed since the last fold: appended by triggers
  * on plays and songs (migration play_summary_triggers), removed by the fold that took them in.

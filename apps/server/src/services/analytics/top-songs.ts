@@ -23,7 +23,8 @@ type TopSongRow = {
  * looked up for the `limit` songs kept only, through the (song_id, started_at) index. Over all
  * plays (no `where`) the candidates are the first `limit` songs of play_summary_songs in its
  * index's order (songs folded and unchanged since: their count is current) and the dirty songs
- * with their current count from song_window_plays (play-summary.ts), in one snapshot.
+ * with their current count from song_window_plays (play-summary.ts), in one snapshot; the number
+ * of songs played is play_summary_totals' count adjusted by the dirty songs the same way.
  */
 export async function topSongRows(
   db: Db,
@@ -59,7 +60,8 @@ export async function topSongRows(
       limit ${limit}
     ),
     total as (
-      select (select count(*) from play_summary_songs where song_id not in (select song_id from dirty))
+      select coalesce((select songs_played from play_summary_totals where id = 1), 0)
+        - (select count(*) from play_summary_songs where song_id in (select song_id from dirty))
         + (select count(*) from dirty_counts) as total
     ),
     ranked as (
