@@ -12,10 +12,10 @@ import {
   type Candidate,
   CORROBORATING_FRAMES,
   chainDetections,
-  collectMatches,
   confidenceOf,
   type Detection,
   detectWindow,
+  indexCandidates,
   type PeakGrid,
   peakGrid,
   scoreFor,
@@ -23,7 +23,6 @@ import {
   TAIL_SECONDS,
   WINDOW_FRAMES,
   WINDOW_HOP,
-  windowCandidates,
 } from './matcher.js';
 import { currentIndex, type InvertedIndex } from './memory-index.js';
 import {
@@ -220,7 +219,7 @@ export async function warmPeakCache(
  * grids (peakGrid), which a source builds once per song and keeps.
  */
 export interface RecognitionSource {
-  index: Pick<InvertedIndex, 'offsets' | 'entries' | 'size'>;
+  index: Pick<InvertedIndex, 'offsets' | 'entries' | 'frameBits' | 'pieceSong' | 'pieceBase' | 'size'>;
   gridsOf(songIds: readonly number[]): Promise<Map<number, PeakGrid>>;
 }
 
@@ -278,8 +277,9 @@ export async function windowDetections(
     // The peaks looked up (hashed) and the denser ones verified, from one spectrogram.
     const { hashed, verified: local } = extractPeakSets(segment, QUERY_PEAKS, QUERY_VERIFY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
-    const matches = collectMatches(perWarp, index, segStart, maxBucket, true);
-    const candidates: Candidate[][] = windows.map((start) => windowCandidates(matches, start));
+    const candidates: Candidate[][] = windows.map((start) =>
+      indexCandidates(perWarp, index, segStart, start, maxBucket),
+    );
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
     const loaded = await source.gridsOf(missing);
     for (const id of missing) grids.set(id, loaded.get(id) ?? null);

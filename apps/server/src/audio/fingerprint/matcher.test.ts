@@ -11,6 +11,7 @@ import {
   confidenceOf,
   type Detection,
   detectWindow,
+  indexCandidates,
   type PeakGrid,
   peakGrid,
   scoreFor,
@@ -378,6 +379,42 @@ describe('matcher', () => {
     expect(windowCandidates(matches, 0)).toEqual(defaults);
     // A single vote is enough: no sieve (a key hit once counts), the same count.
     expect(windowCandidates(matches, 0, 40, 1)).toEqual(rank(1, 1).slice(0, 40));
+  });
+
+  it("reads a window's candidates from the index exactly as collecting its hits first does", () => {
+    // Twelve songs, in pieces of 2^9 frames (16 s: a song of 40 s is three), and a noisy 30 s
+    // excerpt of one at a segment's place in a longer signal: every window of it, the stop list on
+    // and off, the sieve on (3 votes) and off (1 vote).
+    const added: SongHashes[] = [];
+    for (let k = 0; k < 12; k++) {
+      const { hashes } = indexSignal(synthSong(40 + k, 40, SAMPLE_RATE));
+      added.push({ songId: 100 + k, revision: 1, hashes });
+    }
+    const pieces = mergeIndex(emptyIndex(), new Set(), added, 9);
+    expect(pieces.pieceSong.length).toBe(36);
+    const source = synthSong(45, 40, SAMPLE_RATE);
+    const query = addNoise(source.subarray(200 * HOP, 200 * HOP + 30 * SAMPLE_RATE), 0, 9);
+    const local = extractPeaks(query, QUERY_PEAKS);
+    const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
+    const base = 3000;
+    let compared = 0;
+    for (const maxBucket of [Number.POSITIVE_INFINITY, 4]) {
+      const matches = collectMatches(perWarp, pieces, base, maxBucket);
+      for (const start of [base, base + WINDOW_HOP, base + 2 * WINDOW_HOP, base + 7]) {
+        for (const [limit, minVotes] of [
+          [CANDIDATES, MIN_CANDIDATE_VOTES],
+          [40, 3],
+          [40, 1],
+        ] as const) {
+          const expected = windowCandidates(matches, start, limit, minVotes);
+          expect(indexCandidates(perWarp, pieces, base, start, maxBucket, limit, minVotes)).toEqual(expected);
+          compared += expected.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    // The excerpt's own song is the best candidate of its first window.
+    expect(indexCandidates(perWarp, pieces, base, base)[0]).toMatchObject({ songId: 105 });
   });
 
   it('skips hashes whose bucket is over the stop-list size', () => {

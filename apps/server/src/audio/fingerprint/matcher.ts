@@ -72,12 +72,13 @@ let bounds = new Int32Array(0);
  */
 export function collectMatches(
   hashesPerWarp: readonly Hashes[],
-  index: Pick<InvertedIndex, 'offsets' | 'entries'>,
+  index: IndexView,
   frameBase: number,
   maxBucket: number = Number.POSITIVE_INFINITY,
   reuse = false,
 ): Matches {
-  const { offsets, entries } = index;
+  const { offsets, entries, frameBits, pieceSong, pieceBase } = index;
+  const frameMask = 2 ** frameBits - 1;
   const warpStart = new Int32Array(hashesPerWarp.length + 1);
   let lookups = 0;
   for (const { count } of hashesPerWarp) lookups += count;
@@ -118,8 +119,10 @@ export function collectMatches(
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
       for (let e = from; e < to; e++) {
-        songWarp[slot] = (entries[2 * e]! << WARP_BITS) | w;
-        offset[slot] = entries[2 * e + 1]! - warped;
+        const x = entries[e]!;
+        const piece = x >>> frameBits;
+        songWarp[slot] = (pieceSong[piece]! << WARP_BITS) | w;
+        offset[slot] = pieceBase[piece]! + (x & frameMask) - warped;
         frames[slot] = tq;
         slot++;
       }
@@ -219,7 +222,8 @@ const SIEVE_BITS_PER_HIT = 16;
 const MAX_SIEVE_BITS = 24;
 
 /** The sieve's bit of a vote key: offsets of one song and warp are neighbouring bits. */
-const sieveBit = (sw: number, off: number, mask: number) => (Math.imul(sw, 0x9e3779b1) + off) & mask;
+const SIEVE_MULTIPLIER = 0x9e3779b1 | 0;
+const sieveBit = (sw: number, off: number, mask: number) => (Math.imul(sw, SIEVE_MULTIPLIER) + off) & mask;
 
 /**
  * The sieve of a window's hits ([from[w], to[w]) of each warp): the bit set of the keys hit at
@@ -327,9 +331,25 @@ export function windowCandidates(
       kept++;
     }
   }
-  // The hits kept are then partitioned by a hash of their song and warp (a stable counting sort,
-  // so each part keeps frame order), and each part is counted in a vote table small enough to
-  // stay in the processor's cache.
+  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes);
+}
+
+/**
+ * The candidates of a window's kept hits (the first `kept` of the three arrays; by warp, each
+ * warp's in frame order): the `limit` songs with the most votes at one offset (±1 frame), at
+ * least `minVotes`, best first.
+ */
+function countKept(
+  keptSW: Int32Array,
+  keptOff: Int32Array,
+  keptT: Int32Array,
+  kept: number,
+  limit: number,
+  minVotes: number,
+): Candidate[] {
+  // The hits kept are partitioned by a hash of their song and warp (a stable counting sort, so
+  // each part keeps frame order), and each part is counted in a vote table small enough to stay
+  // in the processor's cache.
   let bits = 0;
   while (bits < 12 && kept >> (bits + 9) > 0) bits++;
   const parts = 1 << bits;
@@ -378,6 +398,139 @@ export function windowCandidates(
   return [...best.values()]
     .sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp || x.offset - y.offset)
     .slice(0, limit);
+}
+
+/** Sieve bits per hit of one warp (a power of two is taken), and at most 2^MAX_WARP_SIEVE_BITS: the bit sets stay in the processor's cache. */
+const WARP_SIEVE_BITS_PER_HIT = 8;
+const MAX_WARP_SIEVE_BITS = 21;
+
+/** What the matcher reads of the inverted index. */
+export type IndexView = Pick<InvertedIndex, 'offsets' | 'entries' | 'frameBits' | 'pieceSong' | 'pieceBase'>;
+
+/** Grows a scratch buffer to hold `n`, keeping its first `used` values. */
+function grown(name: string, n: number, used: number): Int32Array<ArrayBuffer> {
+  const buffer = buffers.get(name);
+  if (buffer && buffer.length >= n) return buffer;
+  const next = new Int32Array(Math.max(n, 2 * (buffer?.length ?? 0)));
+  if (buffer) next.set(buffer.subarray(0, used));
+  buffers.set(name, next);
+  return next;
+}
+
+/**
+ * windowCandidates(collectMatches(...), start) without collecting: the candidates of the window
+ * [start, start + WINDOW_FRAMES) read straight from the index, warp by warp. A vote key (song,
+ * warp, offset) only meets hits of its own warp, so each warp's hits are sieved on their own
+ * (two passes over the window's buckets: the bit sets of keys seen once and twice, then the hits
+ * of keys seen twice and of their neighbours), with bit sets small enough to stay in the
+ * processor's cache; no hit is written but the ones kept (1 in 8 at 10,000 songs). The hits kept,
+ * their order, and so the counts and the candidates, are those of windowCandidates.
+ */
+export function indexCandidates(
+  hashesPerWarp: readonly Hashes[],
+  index: IndexView,
+  frameBase: number,
+  start: number,
+  maxBucket: number = Number.POSITIVE_INFINITY,
+  limit: number = CANDIDATES,
+  minVotes: number = MIN_CANDIDATE_VOTES,
+): Candidate[] {
+  const { offsets, entries, frameBits, pieceSong, pieceBase } = index;
+  const frameMask = 2 ** frameBits - 1;
+  const pieceKey = pieceKeysOf(index);
+  const end = start + WINDOW_FRAMES;
+  let keptSW = scratch('keptSongWarp', 1024);
+  let keptOff = scratch('keptOffset', 1024);
+  let keptT = scratch('keptT', 1024);
+  let kept = 0;
+  for (let w = 0; w < hashesPerWarp.length; w++) {
+    const { hash, t, count } = hashesPerWarp[w]!;
+    const a = WARPS[w]!.a;
+    const warpKey = Math.imul(w, SIEVE_MULTIPLIER);
+    // The window's anchors (hashes are in anchor order), and their hits.
+    const lo = firstAtOrAfter(t, count, start - frameBase);
+    const hi = firstAtOrAfter(t, count, end - frameBase);
+    let n = 0;
+    for (let i = lo; i < hi; i++) {
+      const size = offsets[hash[i]! + 1]! - offsets[hash[i]!]!;
+      if (size <= maxBucket) n += size;
+    }
+    if (n === 0) continue;
+    let twice: Int32Array | undefined;
+    let mask = 0;
+    if (minVotes > 1) {
+      let bits = 10;
+      while (bits < MAX_WARP_SIEVE_BITS && 1 << bits < WARP_SIEVE_BITS_PER_HIT * n) bits++;
+      mask = (1 << bits) - 1;
+      const words = 1 << (bits - 5);
+      const once = scratch('once', words).fill(0, 0, words);
+      twice = scratch('twice', words).fill(0, 0, words);
+      for (let i = lo; i < hi; i++) {
+        const h = hash[i]!;
+        const from = offsets[h]!;
+        const to = offsets[h + 1]!;
+        if (to - from > maxBucket) continue;
+        // sieveBit(song × 32 + w, offset) = pieceKey + frame in piece + this.
+        const c = warpKey - Math.round((frameBase + t[i]!) * a);
+        for (let e = from; e < to; e++) {
+          const x = entries[e]!;
+          const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
+          const word = bit >>> 5;
+          const flag = 1 << (bit & 31);
+          const seen = once[word]!;
+          twice[word]! |= seen & flag;
+          once[word] = seen | flag;
+        }
+      }
+    }
+    if (kept + n > keptSW.length) {
+      keptSW = grown('keptSongWarp', kept + n, kept);
+      keptOff = grown('keptOffset', kept + n, kept);
+      keptT = grown('keptT', kept + n, kept);
+    }
+    for (let i = lo; i < hi; i++) {
+      const h = hash[i]!;
+      const from = offsets[h]!;
+      const to = offsets[h + 1]!;
+      if (to - from > maxBucket) continue;
+      const tq = frameBase + t[i]!;
+      const warped = Math.round(tq * a);
+      const c = warpKey - warped;
+      for (let e = from; e < to; e++) {
+        const x = entries[e]!;
+        const piece = x >>> frameBits;
+        if (twice !== undefined) {
+          // nearTwice, inline: the key's bit or a neighbour's in the set of keys seen twice.
+          const bit = (pieceKey[piece]! + (x & frameMask) + c) & mask;
+          const b = bit & 31;
+          if (b > 0 && b < 31) {
+            if (((twice[bit >>> 5]! >>> (b - 1)) & 7) === 0) continue;
+          } else if (!nearTwice(twice, bit, mask)) continue;
+        }
+        keptSW[kept] = (pieceSong[piece]! << WARP_BITS) | w;
+        keptOff[kept] = pieceBase[piece]! + (x & frameMask) - warped;
+        keptT[kept] = tq;
+        kept++;
+      }
+    }
+  }
+  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes);
+}
+
+/**
+ * Per piece of an index, the part of sieveBit that depends on it: sieveBit(song × 32 + w, offset)
+ * = imul(song × 32, M) + imul(w, M) + pieceBase + frame in piece - warped frame (mod 2^32).
+ */
+const pieceKeys = new WeakMap<Int32Array, Int32Array>();
+function pieceKeysOf(index: IndexView): Int32Array {
+  let keys = pieceKeys.get(index.pieceSong);
+  if (!keys) {
+    keys = new Int32Array(index.pieceSong.length);
+    for (let p = 0; p < keys.length; p++)
+      keys[p] = (Math.imul(index.pieceSong[p]! << WARP_BITS, SIEVE_MULTIPLIER) + index.pieceBase[p]!) | 0;
+    pieceKeys.set(index.pieceSong, keys);
+  }
+  return keys;
 }
 
 /** A song's peaks by frame, for verification: peaks of frame x are [start[x], start[x + 1]). */

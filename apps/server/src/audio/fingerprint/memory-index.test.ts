@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hashes } from './hashes.js';
-import { emptyIndex, type InvertedIndex, mergeIndex } from './memory-index.js';
+import { chooseFrameBits, emptyIndex, entryAt, type InvertedIndex, mergeIndex } from './memory-index.js';
 
 const hashes = (pairs: [hash: number, t: number][]): Hashes => ({
   hash: Int32Array.from(pairs.map((p) => p[0])),
@@ -11,9 +11,7 @@ const hashes = (pairs: [hash: number, t: number][]): Hashes => ({
 /** The entries of one hash as [songId, t] pairs. */
 function lookup(index: InvertedIndex, hash: number): [number, number][] {
   const out: [number, number][] = [];
-  for (let e = index.offsets[hash]!; e < index.offsets[hash + 1]!; e++) {
-    out.push([index.entries[2 * e]!, index.entries[2 * e + 1]!]);
-  }
+  for (let e = index.offsets[hash]!; e < index.offsets[hash + 1]!; e++) out.push(entryAt(index, e));
   return out;
 }
 
@@ -83,5 +81,74 @@ describe('mergeIndex', () => {
     ]);
     expect(lookup(next, 5)).toEqual(lookup(first, 5));
     expect(next.size).toBe(6);
+  });
+
+  it('packs an entry in 4 bytes, cutting a song longer than a piece into pieces', () => {
+    // Pieces of 2^4 = 16 frames: song 7 (frames 0-40) is three, song 3 (0-3) one.
+    const small = mergeIndex(
+      emptyIndex(),
+      new Set(),
+      [
+        {
+          songId: 7,
+          revision: 1,
+          hashes: hashes([
+            [5, 10],
+            [9, 11],
+            [5, 40],
+            [9, 16],
+            [9, 15],
+          ]),
+        },
+        {
+          songId: 3,
+          revision: 2,
+          hashes: hashes([
+            [5, 2],
+            [2_000_000, 3],
+          ]),
+        },
+      ],
+      4,
+    );
+    expect(small.entries.BYTES_PER_ELEMENT).toBe(4);
+    expect(small.frameBits).toBe(4);
+    expect([...small.pieceSong]).toEqual([7, 7, 7, 3]);
+    expect([...small.pieceBase]).toEqual([0, 16, 32, 0]);
+    expect(lookup(small, 5)).toEqual([
+      [7, 10],
+      [7, 40],
+      [3, 2],
+    ]);
+    expect(lookup(small, 9)).toEqual([
+      [7, 11],
+      [7, 16],
+      [7, 15],
+    ]);
+    // Dropping song 7 renumbers the pieces of the songs after it; re-adding it appends it.
+    const dropped = mergeIndex(small, new Set([7]), [], 4);
+    expect([...dropped.pieceSong]).toEqual([3]);
+    expect(lookup(dropped, 5)).toEqual([[3, 2]]);
+    expect(lookup(dropped, 2_000_000)).toEqual([[3, 3]]);
+    const back = mergeIndex(dropped, new Set(), [{ songId: 7, revision: 3, hashes: hashes([[5, 33]]) }], 4);
+    expect([...back.pieceSong]).toEqual([3, 7, 7, 7]);
+    expect(lookup(back, 5)).toEqual([
+      [3, 2],
+      [7, 33],
+    ]);
+    // The same songs at the full width: one piece each, the same entries.
+    const wide = mergeIndex(small, new Set(), []);
+    expect(wide.frameBits).toBe(30);
+    expect([...wide.pieceSong]).toEqual([7, 3]);
+    expect(lookup(wide, 9)).toEqual(lookup(small, 9));
+  });
+
+  it('chooses the widest frame field that leaves bits for the pieces', () => {
+    expect(chooseFrameBits([])).toBe(30);
+    expect(chooseFrameBits(Array(10_000).fill(9_000))).toBe(18);
+    // 100,000 songs of 5 minutes (9,375 frames): 17 bits of pieces, 15 of frames (17 min).
+    expect(chooseFrameBits(Array(100_000).fill(9_375))).toBe(15);
+    // One song of 3 h among them takes 11 pieces of 2^15 frames.
+    expect(chooseFrameBits([...Array(99_999).fill(9_375), 337_500])).toBe(15);
   });
 });
