@@ -182,6 +182,8 @@ export const songs = pgTable(
     uniqueIndex('songs_file_path_uq').on(t.filePath),
     uniqueIndex('songs_content_hash_uq').on(t.contentHash),
     index('songs_artist_title_idx').on(t.artist, t.title),
+    // Search of title and artist (services/songs.ts, `like '%...%'`): pg_trgm's GIN index.
+    index('songs_search_key_trgm_idx').using('gin', t.searchKey.op('gin_trgm_ops')),
     index('songs_genre_idx').on(t.genre),
     index('songs_release_date_idx').on(t.releaseDate),
     index('songs_overplay_idx').on(t.overplayScore),

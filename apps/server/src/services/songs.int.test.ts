@@ -406,11 +406,14 @@ describe('GET /api/songs/search', () => {
     expect(found).toEqual({ data: [(await get(`/api/songs/${halo.id}`)).json()], total: 1 });
   });
 
-  it('treats % and _ as plain characters', async () => {
+  it('treats %, _ and \\ as plain characters', async () => {
     await insertSong({ title: 'Halo', artist: 'Beyoncé' });
     const percent = await insertSong({ title: '100% Pure', artist: 'X' });
+    const slash = await insertSong({ title: 'Back\\slash', artist: 'Y' });
     expect(ids((await get('/api/songs/search?q=%25')).json())).toEqual([percent.id]);
     expect((await get('/api/songs/search?q=_')).json()).toEqual({ data: [], total: 0 });
+    expect(ids((await get(`/api/songs/search?q=${encodeURIComponent('k\\s')}`)).json())).toEqual([slash.id]);
+    expect((await get(`/api/songs/search?q=${encodeURIComponent('\\%')}`)).json()).toEqual({ data: [], total: 0 });
   });
 
   it('limits the results and still counts every match, in artist order', async () => {

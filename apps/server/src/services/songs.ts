@@ -113,6 +113,11 @@ const songOrder = [asc(songs.artist), asc(songs.title), asc(songs.id)];
  * The Songs screen's filters as one condition on `songs` (undefined: every song). The bands are
  * the contract's ENERGY_BANDS and POPULARITY_BANDS; a song without the value is in no band.
  */
+/** Text matched literally inside a LIKE pattern (PostgreSQL's default escape character is \). */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
 export function songFilterCondition(filter: SongFilter, today: string = localDate()): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.genre) conditions.push(eq(songs.genre, filter.genre));
@@ -130,8 +135,9 @@ export function songFilterCondition(filter: SongFilter, today: string = localDat
   if (filter.analysis === 'analyzed') conditions.push(isNotNull(songs.analyzedAt));
   if (filter.analysis === 'pending')
     conditions.push(and(isNull(songs.analyzedAt), eq(songs.filePresent, true))!);
-  // strpos, not LIKE: the needle is plain text, its % and _ are not wildcards.
-  if (filter.q) conditions.push(sql`strpos(${songs.searchKey}, ${foldText(filter.q)}) > 0`);
+  // LIKE with the needle's own \, % and _ escaped (they are plain text, never wildcards), so the
+  // trigram index on search_key answers it (strpos read all 200,000 songs: 130-160 ms).
+  if (filter.q) conditions.push(sql`${songs.searchKey} like ${`%${likeLiteral(foldText(filter.q))}%`}`);
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
