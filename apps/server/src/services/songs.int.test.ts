@@ -413,7 +413,10 @@ describe('GET /api/songs/search', () => {
     expect(ids((await get('/api/songs/search?q=%25')).json())).toEqual([percent.id]);
     expect((await get('/api/songs/search?q=_')).json()).toEqual({ data: [], total: 0 });
     expect(ids((await get(`/api/songs/search?q=${encodeURIComponent('k\\s')}`)).json())).toEqual([slash.id]);
-    expect((await get(`/api/songs/search?q=${encodeURIComponent('\\%')}`)).json()).toEqual({ data: [], total: 0 });
+    expect((await get(`/api/songs/search?q=${encodeURIComponent('\\%')}`)).json()).toEqual({
+      data: [],
+      total: 0,
+    });
   });
 
   it('limits the results and still counts every match, in artist order', async () => {
