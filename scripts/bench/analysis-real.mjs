@@ -13,7 +13,7 @@
 // and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
 // Key: scored (exact, MIREX) on the LMMS projects whose notes tell it (analysis/truth.mjs), ours
 // beside essentia's; on the other songs only how often ours agrees with essentia's.
-// Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--misses]
+// Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--essentia-tempo-on <package>] [--misses]
 //        (--essentia-key: essentia's KeyExtractor only, its two tempo estimators being slow)
 //        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis-real.mjs: the TypeScript source)
 import { execFileSync } from 'node:child_process';
@@ -29,6 +29,9 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const cacheDir = path.join(repoRoot, '.cache/bench-analysis-real');
 const essentiaKeyOnly = process.argv.includes('--essentia-key');
 const withEssentia = essentiaKeyOnly || process.argv.includes('--essentia');
+// --essentia-tempo-on <origin>: essentia's (slow) tempo estimators only on that package's songs.
+const tempoOnAt = process.argv.indexOf('--essentia-tempo-on');
+const essentiaTempoOrigin = tempoOnAt >= 0 ? process.argv[tempoOnAt + 1] : null;
 const showMisses = process.argv.includes('--misses');
 const fromSource = process.env.WCS_BENCH_SOURCE === '1';
 
@@ -128,7 +131,10 @@ if (withEssentia) {
   const cacheFile = path.join(cacheDir, `essentia-${essentiaVersion}.json`);
   const cached = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
   for (const r of results) {
-    const needTempo = !essentiaKeyOnly && cached[r.id]?.percival === undefined;
+    const needTempo =
+      !essentiaKeyOnly &&
+      (!essentiaTempoOrigin || r.origin === essentiaTempoOrigin) &&
+      cached[r.id]?.percival === undefined;
     if (!cached[r.id] || needTempo) {
       const samples = await decodeAudio(r.file, { sampleRate: 44100 });
       const t0 = performance.now();
@@ -208,14 +214,20 @@ const withAlt = results.filter(
 console.log(
   `| ours, bpm or one click to bpm_alt | ${results.length} | | | ${pct(withAlt, results.length)} | | |`,
 );
-const essentiaTempo = withEssentia && results.every((r) => r.essentia.percival !== undefined);
-if (essentiaTempo) {
-  console.log(tempoRow('essentia.js Percival (raw)', results, (r) => r.essentia.percival));
-  console.log(tempoRow('essentia.js Percival (folded)', results, (r) => fold(r.essentia.percival)));
-  console.log(tempoRow('essentia.js RhythmExtractor2013 (raw)', results, (r) => r.essentia.rhythm));
-  console.log(tempoRow('essentia.js RhythmExtractor2013 (folded)', results, (r) => fold(r.essentia.rhythm)));
-  const essentiaSeconds = results.reduce((s, r) => s + r.essentia.seconds, 0);
-  const essentiaMs = results.reduce((s, r) => s + r.essentia.percivalMs + r.essentia.rhythmMs, 0);
+// essentia's tempo on the songs it ran on (all of them, or one package's with --essentia-tempo-on).
+const withTempo = withEssentia ? results.filter((r) => r.essentia.percival !== undefined) : [];
+if (withTempo.length > 0) {
+  const label = (name) =>
+    withTempo.length < results.length ? `${name}, its ${withTempo.length} songs` : name;
+  if (withTempo.length < results.length) console.log(tempoRow(label('ours'), withTempo, ours));
+  console.log(tempoRow(label('essentia.js Percival (raw)'), withTempo, (r) => r.essentia.percival));
+  console.log(tempoRow(label('essentia.js Percival (folded)'), withTempo, (r) => fold(r.essentia.percival)));
+  console.log(tempoRow(label('essentia.js RhythmExtractor2013 (raw)'), withTempo, (r) => r.essentia.rhythm));
+  console.log(
+    tempoRow(label('essentia.js RhythmExtractor2013 (folded)'), withTempo, (r) => fold(r.essentia.rhythm)),
+  );
+  const essentiaSeconds = withTempo.reduce((s, r) => s + r.essentia.seconds, 0);
+  const essentiaMs = withTempo.reduce((s, r) => s + r.essentia.percivalMs + r.essentia.rhythmMs, 0);
   console.log(
     `essentia.js ${essentiaVersion} tempo (Percival + RhythmExtractor2013): ${(essentiaSeconds / (essentiaMs / 1000)).toFixed(0)}× real time`,
   );
