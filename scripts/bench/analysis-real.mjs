@@ -11,8 +11,8 @@
 // installed by this script into .cache/essentia with npm, never a dependency of the product):
 // PercivalBpmEstimator and RhythmExtractor2013 (method 'degara'), their BPM folded the same way,
 // and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
-// Key: scored (exact, MIREX) on the LMMS projects whose notes tell it (analysis/truth.mjs), ours
-// beside essentia's; on the other songs only how often ours agrees with essentia's.
+// Key: scored (exact, MIREX) where the source tells it (LMMS projects' notes, OpenMSX MIDI key
+// signatures: analysis/truth.mjs), ours beside essentia's; elsewhere only agreement with essentia.
 // Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--essentia-tempo-on <package>] [--misses]
 //        (--essentia-key: essentia's KeyExtractor only, its two tempo estimators being slow)
 //        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis-real.mjs: the TypeScript source)
@@ -244,9 +244,17 @@ if (withTempo.length > 0) {
     const mirex = rows.reduce((s, r) => s + mirexKeyScore(r.key, keyOf(r)), 0) / n;
     return `| ${label} | ${n} | ${pct(exact, n)} | ${mirex.toFixed(3)} |`;
   };
-  console.log('\n| key (truth from the notes) | songs | exact | MIREX |');
+  console.log('\n| key (truth from the source) | songs | exact | MIREX |');
   console.log('|---|---|---|---|');
   console.log(keyRow('ours', keyed, (r) => r.result.key));
+  for (const origin of [...new Set(keyed.map((r) => r.origin))])
+    console.log(
+      keyRow(
+        `  ${origin}`,
+        keyed.filter((r) => r.origin === origin),
+        (r) => r.result.key,
+      ),
+    );
   const sure = keyed.filter((r) => !r.result.key_uncertain);
   console.log(keyRow('ours, keys not shown "uncertain"', sure, (r) => r.result.key));
   console.log(
@@ -256,7 +264,17 @@ if (withTempo.length > 0) {
       (r) => r.result.key,
     ),
   );
-  if (withEssentia) console.log(keyRow('essentia.js KeyExtractor (bgate)', keyed, (r) => r.essentia.key));
+  if (withEssentia) {
+    console.log(keyRow('essentia.js KeyExtractor (bgate)', keyed, (r) => r.essentia.key));
+    for (const origin of [...new Set(keyed.map((r) => r.origin))])
+      console.log(
+        keyRow(
+          `  ${origin}`,
+          keyed.filter((r) => r.origin === origin),
+          (r) => r.essentia.key,
+        ),
+      );
+  }
   if (withEssentia) {
     const rest = results.filter((r) => !r.key);
     const n = rest.length;

