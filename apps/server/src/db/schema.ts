@@ -186,7 +186,16 @@ export const songs = pgTable(
     index('songs_search_key_trgm_idx').using('gin', t.searchKey.op('gin_trgm_ops')),
     index('songs_genre_idx').on(t.genre),
     index('songs_release_date_idx').on(t.releaseDate),
-    index('songs_overplay_idx').on(t.overplayScore),
+    // Overplay warnings (score from a threshold up) and the fresh songs pool's counts per age and
+    // genre, read from the index alone (services/analytics/fresh-songs-pool.ts).
+    index('songs_overplay_release_genre_idx').on(t.overplayScore, t.releaseDate, t.genre),
+    // The fresh songs pool's page in its own order: the first 100 straight from the index.
+    index('songs_fresh_pool_order_idx').on(
+      t.overplayScore,
+      t.spotifyPopularity.desc().nullsLast(),
+      t.title,
+      t.id,
+    ),
   ],
 );
 
