@@ -17,7 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
-import { addNoise, ffmpegToPcm, RATE, ROOM, rng, writeWav } from './recognition/audio.mjs';
+import { addNoise, ffmpegToPcm, RATE, ROOM, roomQueries, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 
@@ -49,30 +49,7 @@ runMain(async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-bench-engine-'));
   try {
     // Queries first, while this process is small: making them forks it (ffmpeg).
-    const random = rng(42);
-    const queries = [];
-    for (const [k, track] of [...inIndex, ...outOfIndex].entries()) {
-      for (let p = 0; p < positions; p++) {
-        const start = 3 + random() * Math.max(0, track.duration - 3 - 11 * 1.08);
-        const samples = ffmpegToPcm(ffmpeg, [
-          '-ss',
-          String(start),
-          '-t',
-          '10',
-          '-i',
-          track.file,
-          '-af',
-          ROOM,
-        ]);
-        const file = path.join(work, `query-${k}-${p}.wav`);
-        writeWav(file, addNoise(samples.subarray(0, 10 * RATE), snr, 7 + p));
-        queries.push({
-          file,
-          truth: k < inIndex.length ? k + 1 : null,
-          name: `${track.id} at ${start.toFixed(0)} s`,
-        });
-      }
-    }
+    const queries = roomQueries({ inIndex, outOfIndex, positions, snrDb: snr, work, ffmpeg });
     log(`${queries.length} queries made`);
     const songs = [];
     const peaksOf = new Map();

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
-import { addNoise, ffmpegToPcm, RATE, ROOM, rng, writeWav } from './recognition/audio.mjs';
+import { addNoise, ffmpegToPcm, RATE, ROOM, roomQueries, writeWav } from './recognition/audio.mjs';
 import { buildTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 
@@ -68,26 +68,7 @@ runMain(async () => {
     decodeAudio(file, { sampleRate: engine.FINGERPRINT_SAMPLE_RATE, ffmpegPath: ffmpeg });
   try {
     // Queries and chunks first, while this process is small: making them forks it (ffmpeg).
-    const random = rng(42);
-    const queries = [];
-    for (const [k, track] of [...inIndex, ...outOfIndex].entries()) {
-      for (let p = 0; p < positions; p++) {
-        const start = 3 + random() * Math.max(0, track.duration - 3 - 11 * 1.08);
-        const samples = ffmpegToPcm(ffmpeg, [
-          '-ss',
-          String(start),
-          '-t',
-          '10',
-          '-i',
-          track.file,
-          '-af',
-          ROOM,
-        ]);
-        const file = path.join(work, `query-${k}-${p}.wav`);
-        writeWav(file, addNoise(samples.subarray(0, 10 * RATE), 5, 7 + p));
-        queries.push({ file, truth: k < inIndex.length ? k + 1 : null });
-      }
-    }
+    const queries = roomQueries({ inIndex, outOfIndex, positions, snrDb: 5, work, ffmpeg });
     // A chunk: 30 s of a track from 50 s on, as a phone uploads it (Opus 128 kbit/s), and the
     // 20 s before it (the tail the server keeps from the chunk before, already decoded).
     const chunks = [];

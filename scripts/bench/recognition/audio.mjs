@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 // fft.js is loaded when first used: the benchmarks import this module before they install the
 // project's packages (a fresh clone has no node_modules yet).
@@ -190,4 +191,29 @@ export function convolve(signal, ir) {
   const gain = Math.sqrt(power(signal) / Math.max(1e-20, power(result)));
   for (let i = 0; i < result.length; i++) result[i] *= gain;
   return result;
+}
+
+/**
+ * Ten-second queries of the benchmark's tracks as a room hears them: `positions` random starts per
+ * track (seeded, the same every run), through ROOM with crowd noise at `snrDb`, written as WAVs
+ * into `work`. `truth` is the track's song id in the index (its position + 1) or null for a track
+ * outside it.
+ */
+export function roomQueries({ inIndex, outOfIndex, positions, snrDb, work, ffmpeg }) {
+  const random = rng(42);
+  const queries = [];
+  for (const [k, track] of [...inIndex, ...outOfIndex].entries()) {
+    for (let p = 0; p < positions; p++) {
+      const start = 3 + random() * Math.max(0, track.duration - 3 - 11 * 1.08);
+      const samples = ffmpegToPcm(ffmpeg, ['-ss', String(start), '-t', '10', '-i', track.file, '-af', ROOM]);
+      const file = path.join(work, `query-${k}-${p}.wav`);
+      writeWav(file, addNoise(samples.subarray(0, 10 * RATE), snrDb, 7 + p));
+      queries.push({
+        file,
+        truth: k < inIndex.length ? k + 1 : null,
+        name: `${track.id} at ${start.toFixed(0)} s`,
+      });
+    }
+  }
+  return queries;
 }
