@@ -17,7 +17,10 @@ export function useMorePages<T>(
   from: number,
   fetchPage: (skip: number, signal: AbortSignal) => Promise<Page<T>>,
 ) {
-  const [isRequested, setRequested] = useState(false);
+  // The list the user asked more of: another list (a filter changed) starts again from its first page.
+  const listKey = JSON.stringify(queryKey);
+  const [requestedFor, setRequestedFor] = useState<string | null>(null);
+  const isRequested = requestedFor === listKey;
   const query = useInfiniteQuery({
     queryKey: [...queryKey, 'more', from],
     queryFn: ({ pageParam, signal }) => fetchPage(pageParam, signal),
@@ -33,7 +36,7 @@ export function useMorePages<T>(
     items,
     /** The next page: the first one on the first call. */
     loadMore: () => {
-      if (!isRequested) setRequested(true);
+      if (!isRequested) setRequestedFor(listKey);
       else void query.fetchNextPage();
     },
     isLoading: query.isFetching,

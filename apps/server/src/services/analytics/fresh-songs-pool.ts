@@ -5,6 +5,17 @@ import { songs } from '../../db/schema.js';
 import { localDate } from '../age.js';
 import { ageCategoryCondition, songWithPlayCount, toSong } from '../songs.js';
 
+/** The pool: songs whose overplay score is under OVERPLAY.freshBelow. */
+export const freshPoolCondition = (): SQL => lt(songs.overplayScore, OVERPLAY.freshBelow);
+
+/** The pool's order (an index of its own, migration 0018): least overplayed, most popular, title. */
+export const freshPoolOrder = (): SQL[] => [
+  asc(songs.overplayScore),
+  sql`${songs.spotifyPopularity} desc nulls last`,
+  asc(songs.title),
+  asc(songs.id),
+];
+
 /**
  * The fresh pool of the Overplay Monitor: songs whose overplay score is under 50, optionally of
  * one age category and genre; lowest score first, then most popular on Spotify (unknown
@@ -18,7 +29,7 @@ export async function getFreshSongsPool(
   query: { age_category?: AgeCategory | undefined; genre?: Genre | undefined; limit: number },
 ): Promise<FreshSongsPool> {
   const today = localDate();
-  const conditions: SQL[] = [lt(songs.overplayScore, OVERPLAY.freshBelow)];
+  const conditions: SQL[] = [freshPoolCondition()];
   if (query.genre) conditions.push(eq(songs.genre, query.genre));
   if (query.age_category) conditions.push(ageCategoryCondition(query.age_category, today));
   const where = and(...conditions);
@@ -30,12 +41,7 @@ export async function getFreshSongsPool(
       .select(songWithPlayCount)
       .from(songs)
       .where(where)
-      .orderBy(
-        asc(songs.overplayScore),
-        sql`${songs.spotifyPopularity} desc nulls last`,
-        asc(songs.title),
-        asc(songs.id),
-      )
+      .orderBy(...freshPoolOrder())
       .limit(query.limit),
     db
       .select({

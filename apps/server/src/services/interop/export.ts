@@ -1,5 +1,5 @@
-import { type DjExportFormat, OVERPLAY, type PathMapping } from '@wcs/contract';
-import { and, asc, eq, lt, min, type SQL, sql } from 'drizzle-orm';
+import type { DjExportFormat, PathMapping } from '@wcs/contract';
+import { and, asc, eq, min, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { events, playlistSongs, playlists, plays, songs } from '../../db/schema.js';
 import {
@@ -10,6 +10,7 @@ import {
   seratoCrateFileName,
 } from '../../providers/dj-software/index.js';
 import { keyNameOfTraktorIndex, traktorKeyIndex } from '../../providers/dj-software/keys.js';
+import { freshPoolCondition, freshPoolOrder } from '../analytics/fresh-songs-pool.js';
 import { badRequest, notFound } from '../errors.js';
 import { type SongFilter, songFilterCondition } from '../songs.js';
 import { mapServerPath } from './path-mapping.js';
@@ -129,18 +130,13 @@ export async function exportSongs(
   }
   if (options.freshPool) {
     listName = 'Fresh songs pool';
-    const fresh = lt(songs.overplayScore, OVERPLAY.freshBelow);
-    // The pool's own order (services/analytics/fresh-songs-pool.ts), over the whole pool.
+    const fresh = freshPoolCondition();
+    // The pool's own order, over the whole pool (not the screen's first 100).
     const rows = await db
       .select({ songId: songs.id })
       .from(songs)
       .where(fresh)
-      .orderBy(
-        asc(songs.overplayScore),
-        sql`${songs.spotifyPopularity} desc nulls last`,
-        asc(songs.title),
-        asc(songs.id),
-      );
+      .orderBy(...freshPoolOrder());
     order = rows.map((row) => row.songId);
     conditions.push(fresh);
   }
