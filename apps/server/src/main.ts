@@ -18,6 +18,7 @@ import { DEMO_USER, prepareAccounts, SETUP_LINK_HOURS } from './services/account
 import { startPlaySummaryFolder } from './services/analytics/play-summary.js';
 import { createLiveHub } from './services/live.js';
 import { describeRecovery, recoverStoredRecordings } from './services/recordings/recording-recovery.js';
+import { startSongCountsFolder } from './services/song-counts.js';
 import { openStores } from './storage/index.js';
 import { isWildcardHost, loadTls, venueLines } from './tls.js';
 
@@ -215,6 +216,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     // Every process folds the play summary's dirty songs (one at a time, under an advisory lock),
     // so the calls over all plays stay fast whichever processes serve or work.
     cleanups.add('the play summary fold', startPlaySummaryFolder(pool, log));
+    // And collapses the rows of the song counts summary (services/song-counts.ts) the same way.
+    cleanups.add('the song counts fold', startSongCountsFolder(pool, log));
     // Workers and schedules only where jobs run; elsewhere uploads and buttons only queue them.
     if (runsJobs) {
       const stopWatching = await registerJobHandlers(deps, log);

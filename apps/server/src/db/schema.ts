@@ -184,11 +184,26 @@ export const songs = pgTable(
     index('songs_artist_title_idx').on(t.artist, t.title),
     // Search of title and artist (services/songs.ts, `like '%...%'`): pg_trgm's GIN index.
     index('songs_search_key_trgm_idx').using('gin', t.searchKey.op('gin_trgm_ops')),
-    index('songs_genre_idx').on(t.genre),
+    // The Songs screen's filters (services/songs.ts songFilterCondition) counted from the index
+    // alone: the equalities first, then the release date's range, then the columns a band or the
+    // analysis filter reads. It serves a lookup by genre too (it replaced songs_genre_idx).
+    index('songs_filter_idx').on(
+      t.genre,
+      t.filePresent,
+      t.releaseDate,
+      t.energyLevel,
+      t.spotifyPopularity,
+      t.analyzedAt,
+    ),
     index('songs_release_date_idx').on(t.releaseDate),
     // Overplay warnings (score from a threshold up) and the fresh songs pool's counts per age and
     // genre, read from the index alone (services/analytics/fresh-songs-pool.ts).
     index('songs_overplay_release_genre_idx').on(t.overplayScore, t.releaseDate, t.genre),
+    // The analysis status's newest failures (services/library/analysis.ts), without reading
+    // every song when few have failed.
+    index('songs_analysis_failures_idx')
+      .on(t.id)
+      .where(sql`${t.analysisError} is not null and ${t.filePresent}`),
     // The fresh songs pool's page in its own order: the first 100 straight from the index.
     index('songs_fresh_pool_order_idx').on(
       t.overplayScore,
@@ -473,6 +488,29 @@ export const playSummaryTotals = pgTable(
   },
   (t) => [check('play_summary_totals_one_row', sql`${t.id} = 1`)],
 );
+
+/**
+ * Counts and sums over the songs table by what the status screens ask of it (docs/metrics.md,
+ * "Counts over all songs"): songs per file present, analysed, analysis failed, fingerprinted and
+ * analysis version, with the sums of file sizes and analysis times behind the download preview's
+ * means. Triggers on songs only APPEND signed rows (+1 for a row as it is now, -1 for it as it
+ * was), so writers never wait on each other; a reader sums every row of a group; the fold
+ * (services/song-counts.ts) collapses the rows it sees into one per group. The sum of the rows
+ * is therefore exactly that of the songs in the reader's snapshot, folded or not.
+ */
+export const songCounts = pgTable('song_counts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  filePresent: boolean('file_present').notNull(),
+  analyzed: boolean('analyzed').notNull(),
+  analysisFailed: boolean('analysis_failed').notNull(),
+  fingerprinted: boolean('fingerprinted').notNull(),
+  analysisVersion: text('analysis_version'),
+  songs: bigint('songs', { mode: 'number' }).notNull(),
+  fileSizeSum: numeric('file_size_sum').notNull(),
+  fileSizeN: bigint('file_size_n', { mode: 'number' }).notNull(),
+  analysisMsSum: bigint('analysis_ms_sum', { mode: 'number' }).notNull(),
+  analysisMsN: bigint('analysis_ms_n', { mode: 'number' }).notNull(),
+});
 
 /**
  * Songs whose plays, genre, features or title changed since the last fold: appended by triggers

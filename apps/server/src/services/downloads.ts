@@ -18,6 +18,7 @@ import { type CreatorColumns, creatorColumns, describeCreators } from './account
 import { getProviderSettings, PROVIDER_LABELS } from './downloads/providers.js';
 import { conflict, notFound } from './errors.js';
 import { getEditableSettings } from './settings.js';
+import { libraryMeans } from './song-counts.js';
 
 /**
  * The download queue (docs/metrics.md "Download priority" and "Download candidates and queue").
@@ -179,24 +180,11 @@ export async function getDownloadPreview(
   config: Pick<Config, 'downloadPriceUsd'>,
 ): Promise<DownloadPreview> {
   const settings = await getEditableSettings(db);
-  const [candidates, [means]] = await Promise.all([
-    findDownloadCandidates(db, settings),
-    db
-      .select({
-        fileBytes: sql<
-          number | null
-        >`avg(${songs.fileSizeBytes}) filter (where ${songs.filePresent})`.mapWith((value) =>
-          value === null ? null : Number(value),
-        ),
-        analysisMs: sql<number | null>`avg(${songs.analysisDurationMs}) filter (where ${
-          songs.analyzedAt
-        } is not null)`.mapWith((value) => (value === null ? null : Number(value))),
-      })
-      .from(songs),
-  ]);
+  // The means from the summary song_counts (services/song-counts.ts), not a scan of every song.
+  const [candidates, means] = await Promise.all([findDownloadCandidates(db, settings), libraryMeans(db)]);
   const count = candidates.length;
-  const meanBytes = means?.fileBytes ?? DEFAULT_SONG_SIZE_BYTES;
-  const meanAnalysisMs = means?.analysisMs ?? 0;
+  const meanBytes = means.fileBytes ?? DEFAULT_SONG_SIZE_BYTES;
+  const meanAnalysisMs = means.analysisMs ?? 0;
   return {
     total_candidates: count,
     estimated_size_gb: round((count * meanBytes) / GB, 3),

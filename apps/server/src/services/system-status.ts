@@ -7,11 +7,12 @@
  */
 import fs from 'node:fs/promises';
 import type { SystemStatus, SystemStatusItem } from '@wcs/contract';
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { downloadQueue, songs } from '../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { downloadQueue } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { cloudRecognizersFrom } from '../providers/cloud-recognizers.js';
 import { describeProviders } from './downloads/providers.js';
+import { fingerprintedWithFile } from './song-counts.js';
 
 const GB = 1024 ** 3;
 /** Below either, the disk card warns; below 1 GB it is an error (uploads would soon fail). */
@@ -133,10 +134,8 @@ async function diskItem(deps: Pick<AppDeps, 'config'>): Promise<SystemStatusItem
 }
 
 async function recognitionItem(deps: Pick<AppDeps, 'db' | 'config'>): Promise<SystemStatusItem> {
-  const indexed = await deps.db.$count(
-    songs,
-    and(isNotNull(songs.fingerprintedAt), eq(songs.filePresent, true)),
-  );
+  // From the summary song_counts (services/song-counts.ts), not a scan of every song.
+  const indexed = await fingerprintedWithFile(deps.db);
   const cloud = cloudRecognizersFrom(deps.config).map((recognizer) =>
     recognizer.name === 'acrcloud' ? 'ACRCloud' : 'AudD',
   );

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs/promises';
 import type { AnalysisStatus } from '@wcs/contract';
-import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnalysisTaskResult } from '../../analysis/analysis-task.js';
 import type { AnalysisPool } from '../../analysis/pool.js';
 import { WorkerCrashError, WorkerTaskError } from '../../analysis/worker-pool.js';
@@ -22,6 +22,7 @@ import { DEMO_VERSION_PREFIX, songs } from '../../db/schema.js';
 import type { JobQueue } from '../../deps.js';
 import { sourcesOf } from '../metadata/sources.js';
 import { sendCoalesced } from '../recompute-schedule.js';
+import { analysisCounts } from '../song-counts.js';
 import type { SongImportedHook } from './library-import.js';
 
 /** Analyses one file (decode + analysis), normally in a thread of the analysis pool. */
@@ -251,6 +252,7 @@ export async function analyseSong(
  * Songs with a file whose analysis is missing or was made by another analyser version. Demo songs
  * (DEMO_VERSION_PREFIX) are never outdated: analysing their placeholder tone would replace the
  * generated values with noise (`wcs library analyze` without --outdated still redoes them if asked).
+ * services/song-counts.ts counts the same condition over its groups (outdatedGroup).
  */
 export function outdatedCondition(): SQL {
   return sql`(${songs.filePresent} and ${songs.analysisVersion} is distinct from ${ANALYSIS_VERSION}
@@ -347,22 +349,8 @@ const LISTED_FAILURES = 20;
 
 /** GET /api/analysis/status: counts of the library's analysis state and of the job queue. */
 export async function analysisStatus(db: Db): Promise<AnalysisStatus> {
-  const [counts] = (
-    await db.execute<{
-      total: number;
-      analyzed: number;
-      failed: number;
-      outdated: number;
-      no_file: number;
-    }>(sql`
-      select count(*)::int as total,
-             (count(*) filter (where ${songs.analyzedAt} is not null))::int as analyzed,
-             (count(*) filter (where ${songs.analysisError} is not null and ${songs.filePresent}))::int as failed,
-             (count(*) filter (where ${outdatedCondition()}))::int as outdated,
-             (count(*) filter (where not ${songs.filePresent}))::int as no_file
-      from ${songs}
-    `)
-  ).rows;
+  // From the summary song_counts (services/song-counts.ts), not a scan of every song.
+  const counts = await analysisCounts(db);
   const [jobs] = (
     await db.execute<{ pending: number; running: number }>(sql`
       select count(distinct (data->>'song_id'))::int as pending,
@@ -374,17 +362,18 @@ export async function analysisStatus(db: Db): Promise<AnalysisStatus> {
   const failures = await db
     .select({ song_id: songs.id, title: songs.title, artist: songs.artist, error: songs.analysisError })
     .from(songs)
-    .where(and(isNotNull(songs.analysisError), eq(songs.filePresent, true)))
+    // The partial index songs_analysis_failures_idx: this condition, written as its predicate.
+    .where(sql`${songs.analysisError} is not null and ${songs.filePresent}`)
     .orderBy(sql`${songs.id} desc`)
     .limit(LISTED_FAILURES);
   return {
-    total_songs: counts?.total ?? 0,
-    analyzed: counts?.analyzed ?? 0,
+    total_songs: counts.total,
+    analyzed: counts.analyzed,
     pending: jobs?.pending ?? 0,
     running: jobs?.running ?? 0,
-    failed: counts?.failed ?? 0,
-    outdated: counts?.outdated ?? 0,
-    no_file: counts?.no_file ?? 0,
+    failed: counts.failed,
+    outdated: counts.outdated,
+    no_file: counts.no_file,
     analysis_version: ANALYSIS_VERSION,
     failures: failures.map((row) => ({ ...row, error: row.error ?? '' })),
   };
