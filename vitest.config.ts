@@ -7,7 +7,8 @@ export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
-    include: ['packages/**/src/**/*.test.ts', 'apps/**/src/**/*.test.ts'],
+    // scripts/: the benchmarks' own rules (their ground truth), in plain JavaScript as the scripts are.
+    include: ['packages/**/src/**/*.test.ts', 'apps/**/src/**/*.test.ts', 'scripts/**/*.test.mjs'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     // One embedded PostgreSQL for the whole run; each integration test file gets its own database.
     globalSetup: ['apps/server/src/test/global-setup.ts'],

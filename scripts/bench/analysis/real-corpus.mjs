@@ -25,7 +25,7 @@ import { SOUNDFONT_CANDIDATES } from './charts.mjs';
 import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 4;
+const CORPUS_VERSION = 5;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',

@@ -28,7 +28,7 @@ export const ANALYSIS_SAMPLE_RATE = 22050;
 export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
-  `tempo mel-flux acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
+  `tempo mel-flux acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
   `key hpcp ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');

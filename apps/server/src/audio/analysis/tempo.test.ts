@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSamples } from './index.js';
-import { foldIntoRange, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
+import { estimateTempo, foldIntoRange, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
 import { drumPattern, TEST_RATE } from './test-signals.js';
 
 const tempoOf = (samples: Float32Array) => analyzeSamples(samples, TEST_RATE).bpm;
@@ -55,6 +55,33 @@ describe('tempo', () => {
     expect([result.bpm! * 2, result.bpm! / 2].some((alt) => Math.abs(alt - result.bpm_alt!) < 0.11)).toBe(
       true,
     );
+  });
+
+  // Onset envelopes at 50 frames per second: beats at 120 BPM with a 3:2 rival at 80 BPM almost as
+  // salient, and a bass envelope of noise with pulses at 80 BPM, faint or clear.
+  function threeTwoCase(bassPulse: number) {
+    const fps = 50;
+    const n = fps * 60;
+    const pulses = (bpm: number, amplitude: number, out: Float64Array) => {
+      for (let t = 0; t < n; t += (60 * fps) / bpm) out[Math.round(t)]! += amplitude;
+    };
+    const onset = new Float64Array(n);
+    pulses(120, 1, onset);
+    pulses(80, 0.8, onset);
+    let seed = 7;
+    const bass = new Float64Array(n).map(() => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    });
+    pulses(80, bassPulse, bass);
+    return estimateTempo(onset, fps, bass).bpm;
+  }
+
+  it('lets the bass overturn a 3:2 leader only when the bass repeats clearly', () => {
+    // Bass salience at 80 BPM 0.07 (noise-level): the full envelope's 120 stands.
+    expect(threeTwoCase(0.45)).toBe(120);
+    // Bass salience 0.69: the bass's beat wins.
+    expect(threeTwoCase(3)).toBe(80);
   });
 
   it('folds any tempo into the range: foldIntoRange', () => {

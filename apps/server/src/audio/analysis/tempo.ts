@@ -93,14 +93,24 @@ export interface TempoSettings {
   doubleWeight: number;
   /** A 3:2-related runner-up family scoring at least this fraction of the leader's is a rival... */
   rivalFloor: number;
-  /** ...and wins when its beats' salience in the bass envelope exceeds the leader's by this factor. */
+  /** ...and wins when its beats' salience in the bass envelope exceeds the leader's by this factor... */
   threeTwoMargin: number;
+  /**
+   * ...and reaches at least this salience itself: a bass envelope that hardly repeats (a held bass,
+   * a soft or sparse bass line) has no beat to tell, and its faint preference is noise. Over the
+   * 187 songs of both benchmarks the check replaced the leader twice: pingus-4.it, bass 0.43
+   * (right), and the_hobo_redfarn, bass 0.12 (wrong: its drums repeat every half note); any floor
+   * from 0.13 to 0.43 keeps the first and undoes the second and moves no other song
+   * (docs/performance.md). One song on each side: thin evidence, chosen 2026-11-26.
+   */
+  bassFloor: number;
 }
 export const TEMPO_SETTINGS: TempoSettings = {
   halfWeight: 0.5,
   doubleWeight: 0.5,
   rivalFloor: 0.7,
   threeTwoMargin: 1,
+  bassFloor: 0.2,
 };
 
 /** `bpm` halved or doubled into the declared range. */
@@ -171,7 +181,8 @@ export function estimateTempo(
     const bass = normalisedAcf(prepare(bassOnset, fps), maxLag);
     if (bass) {
       const beat = (family: { bpm: number }) => Math.max(0, comb(bass, fps, family.bpm, 4));
-      if (beat(rival) > settings.threeTwoMargin * beat(best)) best = rival;
+      const rivalBeat = beat(rival);
+      if (rivalBeat >= settings.bassFloor && rivalBeat > settings.threeTwoMargin * beat(best)) best = rival;
     }
   }
 

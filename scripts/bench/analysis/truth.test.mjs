@@ -1,0 +1,307 @@
+// The benchmark's ground-truth rules (truth.mjs) on files built here byte by byte: a wrong rule
+// would make the analyser's accuracy figures wrong without any test of the analyser noticing.
+import { describe, expect, it } from 'vitest';
+import {
+  lmmsTruth,
+  midiTempo,
+  moduleTempo,
+  noteRepeat,
+  parseXml,
+  playedBeat,
+  symbolicKeys,
+} from './truth.mjs';
+
+/**
+ * A 4-channel ProTracker module ('M.K.'): `rows` is one array per row of the whole song (64 rows
+ * per pattern), each { note?: true, speed?, tempo? }.
+ */
+function modFile(rows) {
+  const patterns = Math.ceil(rows.length / 64);
+  const b = new Uint8Array(1084 + patterns * 64 * 16);
+  b[950] = patterns;
+  for (let p = 0; p < patterns; p++) b[952 + p] = p;
+  b.set(
+    [...'M.K.'].map((c) => c.charCodeAt(0)),
+    1080,
+  );
+  rows.forEach((row, r) => {
+    const o = 1084 + r * 16;
+    if (row.note) b[o + 1] = 214; // a period: C-3
+    // One effect per channel: speed on channel 1, tempo on channel 2.
+    if (row.speed) [b[o + 2], b[o + 3]] = [0x0f, row.speed];
+    if (row.tempo) [b[o + 6], b[o + 7]] = [0x0f, row.tempo];
+  });
+  return b;
+}
+
+/** An Impulse Tracker module: one 64-row pattern with a note on `noteRows`, rows per beat / measure in the header. */
+function itFile({ rowsPerBeat, rowsPerMeasure, speed, tempo, noteRows }) {
+  const header = new Uint8Array(0xc0 + 1 + 4);
+  header.set([...'IMPM'].map((c) => c.charCodeAt(0)));
+  header[0x20] = 1; // orders
+  header[0x26] = 1; // patterns
+  header[0x1e] = rowsPerBeat;
+  header[0x1f] = rowsPerMeasure;
+  header[0x32] = speed;
+  header[0x33] = tempo;
+  header[0xc0] = 0; // order list: pattern 0
+  const data = [];
+  for (let r = 0; r < 64; r++) {
+    if (noteRows.has(r)) data.push(0x81, 1, 60); // channel 1, mask: note; C-5
+    data.push(0);
+  }
+  const patternAt = header.length;
+  new DataView(header.buffer).setUint32(0xc1, patternAt, true);
+  const pattern = new Uint8Array(8 + data.length);
+  new DataView(pattern.buffer).setUint16(0, data.length, true);
+  new DataView(pattern.buffer).setUint16(2, 64, true);
+  pattern.set(data, 8);
+  return Buffer.concat([header, pattern]);
+}
+
+const varLen = (value) => {
+  const bytes = [value & 0x7f];
+  for (let v = value >> 7; v > 0; v >>= 7) bytes.unshift((v & 0x7f) | 0x80);
+  return bytes;
+};
+/** A one-track MIDI file: `events` are [tick, bytes] in order (meta events and notes). */
+function midiFile(events, ticksPerQuarter = 96) {
+  const track = [];
+  let last = 0;
+  for (const [tick, bytes] of events) {
+    track.push(...varLen(tick - last), ...bytes);
+    last = tick;
+  }
+  track.push(0, 0xff, 0x2f, 0);
+  const u32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+  return Buffer.from([
+    ...[...'MThd'].map((c) => c.charCodeAt(0)),
+    ...u32(6),
+    0,
+    0,
+    0,
+    1,
+    ticksPerQuarter >> 8,
+    ticksPerQuarter & 255,
+    ...[...'MTrk'].map((c) => c.charCodeAt(0)),
+    ...u32(track.length),
+    ...track,
+  ]);
+}
+const tempoEvent = (tick, bpm) => {
+  const us = Math.round(60e6 / bpm);
+  return [tick, [0xff, 0x51, 3, (us >> 16) & 255, (us >> 8) & 255, us & 255]];
+};
+const keyEvent = (sharps, minor) => [0, [0xff, 0x59, 2, sharps & 255, minor ? 1 : 0]];
+/** Note-on/off pairs on channel 1 at each tick of `ticks`, an eighth of a quarter long. */
+const notesAt = (ticks, pitch = 60) =>
+  ticks.flatMap((tick) => [
+    [tick, [0x90, pitch, 100]],
+    [tick + 12, [0x80, pitch, 0]],
+  ]);
+const every = (step, until) => Array.from({ length: Math.floor(until / step) }, (_, i) => i * step);
+
+describe('truth.mjs: tracker modules', () => {
+  it('reads BPM = 24 × tempo / (speed × 4) from a MOD, ProTracker defaults 6 and 125 when no command', () => {
+    const rows = Array.from({ length: 128 }, (_, r) => ({ note: r % 4 === 0 }));
+    expect(moduleTempo(modFile(rows))).toMatchObject({ bpm: 125, share: 1 });
+    rows[0] = { note: true, speed: 4, tempo: 100 };
+    // 24 × 100 / (4 × 4) = 150.
+    expect(moduleTempo(modFile(rows))).toMatchObject({ bpm: 150, share: 1 });
+  });
+
+  it('takes the tempo that lasts longest and says how long (share of the time)', () => {
+    const rows = Array.from({ length: 192 }, (_, r) => ({ note: r % 4 === 0 }));
+    rows[0] = { note: true, tempo: 120 };
+    rows[128] = { note: true, tempo: 96 };
+    const found = moduleTempo(modFile(rows));
+    expect(found.bpm).toBe(120);
+    // 128 rows at 120 against 64 rows at 96 (each 120/96 as long): 128 / (128 + 80).
+    expect(found.share).toBeCloseTo(128 / 208, 6);
+  });
+
+  it('halves a beat over 240 BPM in a measure of 4 beats', () => {
+    const rows = Array.from({ length: 64 }, (_, r) => ({ note: r % 8 === 0 }));
+    rows[0] = { note: true, speed: 3, tempo: 150 };
+    // 24 × 150 / (3 × 4) = 300, halved: 150 with 8-row beats.
+    expect(moduleTempo(modFile(rows))).toMatchObject({ bpm: 150, beatRows: 8 });
+  });
+
+  it("groups a fast beat by three in an Impulse Tracker file whose measure holds 3 beats, with the header's rows per beat", () => {
+    const noteRows = new Set(every(12, 64));
+    // 2 rows per beat: 24 × 150 / (6 × 2) = 300 BPM; a 6-row measure is 3 beats: 100 BPM.
+    expect(
+      moduleTempo(itFile({ rowsPerBeat: 2, rowsPerMeasure: 6, speed: 6, tempo: 150, noteRows })),
+    ).toMatchObject({ bpm: 100, beatRows: 6 });
+    // The same notes under an 8-row measure (4 beats): halved, 150.
+    expect(
+      moduleTempo(itFile({ rowsPerBeat: 2, rowsPerMeasure: 8, speed: 6, tempo: 150, noteRows })),
+    ).toMatchObject({ bpm: 150, beatRows: 4 });
+  });
+
+  it('takes the dotted beat (2/3 of the stated BPM) when the notes repeat every 6 rows and not every 4', () => {
+    const rows = Array.from({ length: 192 }, (_, r) => ({ note: r % 6 === 0 || r % 6 === 3 }));
+    rows.forEach((row, r) => {
+      if (r % 6 === 3) row.note = r % 12 === 3;
+    });
+    const found = moduleTempo(modFile(rows));
+    expect(found.bpm).toBeCloseTo(83.33, 2);
+    expect(found.beatRows).toBe(6);
+    expect(found.detail).toContain('× 2/3');
+    // Notes on every beat: the stated 125 stands.
+    const straight = moduleTempo(modFile(Array.from({ length: 192 }, (_, r) => ({ note: r % 4 === 0 }))));
+    expect(straight).toMatchObject({ bpm: 125, beatRows: 4 });
+  });
+
+  it('returns null for a file that is no module', () => {
+    expect(moduleTempo(Buffer.from('not a module at all'))).toBeNull();
+  });
+});
+
+describe('truth.mjs: noteRepeat and playedBeat', () => {
+  const rows = (period, length = 240) =>
+    Array.from({ length }, (_, r) => ({ notes: r % period === 0 ? 2 : 0 }));
+  it('is 1 at the notes’ period and negative half a period off', () => {
+    expect(noteRepeat(rows(4), 4)).toBeCloseTo(1, 1);
+    expect(noteRepeat(rows(4), 2)).toBeLessThan(0);
+    expect(noteRepeat(rows(4), 1000)).toBe(0);
+    expect(
+      noteRepeat(
+        Array.from({ length: 50 }, () => ({ notes: 1 })),
+        4,
+      ),
+    ).toBe(0);
+  });
+  it('calls a beat dotted only when the notes repeat at 3/2 of it and not at it', () => {
+    expect(playedBeat(rows(6), 4).dotted).toBe(true);
+    expect(playedBeat(rows(4), 4).dotted).toBe(false);
+    // Notes on every 2 rows repeat at 4 and at 6 alike: the stated beat stands.
+    expect(playedBeat(rows(2), 4).dotted).toBe(false);
+    // An odd beat has no whole-row dotted beat.
+    expect(playedBeat(rows(6), 3).dotted).toBe(false);
+  });
+});
+
+describe('truth.mjs: MIDI files', () => {
+  it('reads the tempo map, weighted by time, and the notes on the quarter keep it', () => {
+    const found = midiTempo(midiFile([tempoEvent(0, 120), ...notesAt(every(96, 96 * 64))]));
+    expect(found).toMatchObject({ bpm: 120, share: 1 });
+    // 48 quarters at 100 BPM (28.8 s), then 16 notes at 150.
+    const changing = midiTempo(
+      midiFile([
+        tempoEvent(0, 100),
+        ...notesAt(every(96, 96 * 48)),
+        tempoEvent(96 * 48, 150),
+        ...notesAt(every(96, 96 * 16).map((t) => t + 96 * 48)),
+      ]),
+    );
+    expect(changing.bpm).toBe(100);
+    // The file ends with the last note's end: 15 quarters and an eighth of one after the change.
+    expect(changing.share).toBeCloseTo(28.8 / (28.8 + (15 + 12 / 96) * 0.4), 6);
+  });
+
+  it('takes 120 BPM when the file has no tempo event (the MIDI default)', () => {
+    expect(midiTempo(midiFile(notesAt(every(96, 96 * 32)))).bpm).toBe(120);
+  });
+
+  it('takes the dotted quarter when the notes repeat every 6 sixteenths (a 3/8 feel written in 4/4)', () => {
+    // Kick on each dotted quarter, a softer hit on the eighth between.
+    const ticks = every(144, 96 * 64).flatMap((t) => [t, t + 48]);
+    const found = midiTempo(midiFile([tempoEvent(0, 134), ...notesAt(ticks)]));
+    expect(found.bpm).toBeCloseTo(89.33, 2);
+    expect(found.detail).toContain('× 2/3');
+  });
+
+  it('states a key from the key signature, but not the sequencers’ default C major', () => {
+    const notes = notesAt(every(96, 96 * 16));
+    expect(midiTempo(midiFile([keyEvent(2, false), ...notes])).key).toBe('D major');
+    expect(midiTempo(midiFile([keyEvent(-3, true), ...notes])).key).toBe('C minor');
+    expect(midiTempo(midiFile([keyEvent(1, true), ...notes])).key).toBe('E minor');
+    expect(midiTempo(midiFile([keyEvent(0, false), ...notes])).key).toBeNull();
+    expect(midiTempo(midiFile([keyEvent(0, true), ...notes])).key).toBe('A minor');
+  });
+
+  it('returns null for a file that is no MIDI file', () => {
+    expect(midiTempo(Buffer.from('RIFF....'))).toBeNull();
+  });
+});
+
+describe('truth.mjs: LMMS projects', () => {
+  const track = (instrument, notes, extra = '') =>
+    `<track type="0" muted="0" name="t"><instrumenttrack basenote="57" pitch="0"><instrument name="${instrument}">${extra}</instrument></instrumenttrack><pattern pos="0" len="768">${notes
+      .map(([key, len]) => `<note key="${key}" len="${len}" pos="0"/>`)
+      .join('')}</pattern></track>`;
+  const project = (tracks, bpm = 110) =>
+    `<?xml version="1.0"?><lmms-project version="1.0"><head bpm="${bpm}" masterpitch="0"/><song><trackcontainer type="song">${tracks.join('')}</trackcontainer></song></lmms-project>`;
+  // A C major scale with the tonic triad held longest (key 57 sounds A 440: key 48 is C).
+  const cMajor = [
+    [48, 192],
+    [50, 48],
+    [52, 144],
+    [53, 48],
+    [55, 144],
+    [57, 48],
+    [59, 48],
+  ];
+  const osc = '<tripleoscillator vol0="100" coarse0="0" vol1="100" coarse1="-12" vol2="0" coarse2="7"/>';
+
+  it('reads the tempo and the key of the synths’ notes', () => {
+    expect(lmmsTruth(project([track('tripleoscillator', cMajor, osc)]))).toMatchObject({
+      bpm: 110,
+      key: 'C major',
+    });
+    // The track's base note two semitones down sounds every note two up: D major.
+    const shifted = project([track('tripleoscillator', cMajor, osc)]).replace(
+      'basenote="57"',
+      'basenote="55"',
+    );
+    expect(lmmsTruth(shifted).key).toBe('D major');
+  });
+
+  it('names no key where pitched samples carry the notes or no synth plays', () => {
+    const sample = '<audiofileprocessor src="instruments/piano.ogg"/>';
+    const found = lmmsTruth(
+      project([
+        track('tripleoscillator', cMajor.slice(0, 2), osc),
+        track('audiofileprocessor', cMajor, sample),
+      ]),
+    );
+    expect(found.key).toBeNull();
+    expect(found.keyDetail).toMatch(/pitched samples/);
+    const drums = '<audiofileprocessor src="drums/kick01.ogg"/>';
+    expect(lmmsTruth(project([track('audiofileprocessor', cMajor, drums)])).keyDetail).toBe(
+      'no pitched synth notes',
+    );
+    // An oscillator shifted by a fifth makes the synth's sounding pitch unknown to the notes.
+    const fifth = '<tripleoscillator vol0="100" coarse0="7"/>';
+    const withFifth = project([
+      track('tripleoscillator', cMajor, osc),
+      track('tripleoscillator', cMajor, fifth),
+    ]);
+    expect(lmmsTruth(withFifth).keyDetail).toMatch(/pitched samples carry 50 %/);
+  });
+
+  it('ignores muted tracks, and a project without a tempo gives no truth', () => {
+    const muted = track('tripleoscillator', [[49, 4000]], osc).replace('muted="0"', 'muted="1"');
+    expect(lmmsTruth(project([track('tripleoscillator', cMajor, osc), muted])).key).toBe('C major');
+    expect(lmmsTruth('<lmms-project><head/><song/></lmms-project>')).toBeNull();
+  });
+});
+
+describe('truth.mjs: symbolic keys and the XML reader', () => {
+  it('ranks the key whose scale the notes fill first', () => {
+    // D major's scale degrees, D first: the histogram of a D major piece.
+    const d = [0, 0, 5, 0, 4, 0, 4, 2, 0, 3, 0, 3];
+    const ranked = symbolicKeys(d);
+    expect(ranked[0].key).toBe('D major');
+    expect(ranked).toHaveLength(24);
+  });
+
+  it('parses attributes, nesting and self-closing elements, skipping comments', () => {
+    const root = parseXml('<a x="1"><!-- <b/> --><b y=\'2\'/><c><d z="3"/></c></a>');
+    const a = root.children[0];
+    expect(a).toMatchObject({ name: 'a', attrs: { x: '1' } });
+    expect(a.children.map((c) => c.name)).toEqual(['b', 'c']);
+    expect(a.children[1].children[0].attrs).toEqual({ z: '3' });
+  });
+});
