@@ -464,8 +464,17 @@ export const playSummarySongs = pgTable(
     energyLevel: smallint('energy_level'),
     danceability: smallint('danceability'),
     valence: smallint('valence'),
+    /** Whether the song had a file, and its download priority while it had none (migration 0021). */
+    filePresent: boolean('file_present').notNull().default(false),
+    downloadPriority: doublePrecision('download_priority').notNull().default(0),
   },
-  (t) => [index('play_summary_songs_top_idx').on(t.playCount.desc(), t.title, t.songId)],
+  (t) => [
+    index('play_summary_songs_top_idx').on(t.playCount.desc(), t.title, t.songId),
+    // The download preview's candidates among the songs without a file, read from the index alone.
+    index('play_summary_songs_download_idx')
+      .on(t.downloadPriority.desc(), t.songId, t.playCount)
+      .where(sql`not ${t.filePresent}`),
+  ],
 );
 
 /** song_window_plays as of the last fold (what play_summary holds of each song, per window). */
@@ -485,6 +494,8 @@ export const playSummaryTotals = pgTable(
   {
     id: integer('id').primaryKey(),
     songsPlayed: integer('songs_played').notNull(),
+    /** How many of them have no file (Downloads: played but no file). */
+    playedNoFile: integer('played_no_file').notNull().default(0),
   },
   (t) => [check('play_summary_totals_one_row', sql`${t.id} = 1`)],
 );

@@ -12,7 +12,7 @@ import {
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { downloadQueue, plays, songs, songWindowPlays } from '../db/schema.js';
+import { downloadQueue, songs, songWindowPlays } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { type CreatorColumns, creatorColumns, describeCreators } from './accounts/creators.js';
 import { getProviderSettings, PROVIDER_LABELS } from './downloads/providers.js';
@@ -90,22 +90,29 @@ export async function listDownloadQueue(
   return { entries: rows.map(({ entry, title, artist }) => toEntry(entry, { title, artist }, maker)), total };
 }
 
+/**
+ * Songs with plays and without a file, from the play summary (migration 0021): the number as of
+ * the last fold, less the dirty songs as folded, plus the dirty songs as they are now, all in one
+ * snapshot, so it equals `count(*) from songs where not file_present and exists (plays of it)`.
+ */
+const playedButNoFile = sql`(
+  select t.played_no_file
+    - (select count(*) from play_summary_songs p
+       where p.song_id in (select song_id from play_summary_dirty) and not p.file_present)
+    + (select count(*) from ${songs} s
+       where s.id in (select song_id from play_summary_dirty) and not s.file_present
+         and exists (select 1 from ${songWindowPlays} w where w.song_id = s.id))
+  from play_summary_totals t where t.id = 1
+)`;
+
 /** Queue counts by status, and how many played songs have no file. */
 export async function getDownloadStats(db: Db): Promise<DownloadStats> {
-  const [byStatus, [needed]] = await Promise.all([
+  const [byStatus, needed] = await Promise.all([
     db
       .select({ status: downloadQueue.status, count: sql<number>`count(*)`.mapWith(Number) })
       .from(downloadQueue)
       .groupBy(downloadQueue.status),
-    db
-      .select({ count: sql<number>`count(*)`.mapWith(Number) })
-      .from(songs)
-      .where(
-        and(
-          eq(songs.filePresent, false),
-          sql`exists (select 1 from ${plays} where ${plays}.song_id = ${songs}.id)`,
-        ),
-      ),
+    db.execute<{ count: number | null }>(sql`select ${playedButNoFile}::int as count`),
   ]);
   const counts = Object.fromEntries(DOWNLOAD_STATUSES.map((status) => [status, 0])) as Record<
     DownloadStatus,
@@ -113,7 +120,7 @@ export async function getDownloadStats(db: Db): Promise<DownloadStats> {
   >;
   for (const row of byStatus) counts[row.status as DownloadStatus] = row.count;
   const total = DOWNLOAD_STATUSES.reduce((sum, status) => sum + counts[status], 0);
-  return { queue: { total, ...counts }, songs: { played_but_no_file: needed?.count ?? 0 } };
+  return { queue: { total, ...counts }, songs: { played_but_no_file: needed.rows[0]?.count ?? 0 } };
 }
 
 export interface DownloadCandidate {
@@ -169,6 +176,68 @@ export async function findDownloadCandidates(
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /**
+ * The download candidates of `findDownloadCandidates`, counted, and the first `top` of them in
+ * its order, read from the play summary (migration 0021) instead of every song without a file and
+ * its plays: the songs folded without a file from the index play_summary_songs_download_idx, the
+ * dirty songs (changed since the last fold) from songs and song_window_plays as they are now, in
+ * one statement, so the answer is exactly that of the reader's snapshot.
+ */
+export async function countDownloadCandidates(
+  db: Db,
+  rules: CandidateRules,
+  top: number,
+): Promise<{ total: number; top: DownloadCandidate[] }> {
+  const threshold = sql`${rules.download_priority_threshold}::float8`;
+  const minimum = sql`${rules.minimum_plays_to_download}::int`;
+  const { rows } = await db.execute<{
+    song_id: number;
+    title: string;
+    artist: string;
+    priority: number;
+    play_count: number;
+    total: number;
+  }>(sql`
+    with dirty as (select distinct song_id from play_summary_dirty),
+    candidates as (
+      select p.song_id, p.download_priority as priority, p.play_count::int8 as play_count
+      from play_summary_songs p
+      where not p.file_present and p.download_priority >= ${threshold} and p.play_count >= ${minimum}
+        and p.song_id not in (select song_id from dirty)
+      union all
+      select s.id, s.download_priority, sum(w.play_count)
+      from ${songs} s
+      join ${songWindowPlays} w on w.song_id = s.id
+      where s.id in (select song_id from dirty) and not s.file_present and s.download_priority >= ${threshold}
+      group by s.id
+      having sum(w.play_count) >= ${minimum}
+    ),
+    kept as (
+      select c.song_id, c.priority, c.play_count, count(*) over () as total
+      from candidates c
+      where not exists (
+        select 1 from ${downloadQueue} q where q.song_id = c.song_id and q.status = 'completed'
+      )
+      order by c.priority desc, c.song_id
+      limit ${top}
+    )
+    select k.song_id, s.title, s.artist, k.priority, k.play_count, k.total::int as total
+    from kept k
+    join ${songs} s on s.id = k.song_id
+    order by k.priority desc, k.song_id
+  `);
+  return {
+    total: rows[0]?.total ?? 0,
+    top: rows.map((row) => ({
+      songId: row.song_id,
+      title: row.title,
+      artist: row.artist,
+      priority: row.priority,
+      playCount: Number(row.play_count),
+    })),
+  };
+}
+
+/**
  * What a download run would fetch. Size: candidates × the mean size of the files already in the
  * library (8 MB each when there is none). Analysis time: candidates × the mean measured analysis
  * time of analysed songs; 0 when no song has a measured analysis yet, since there is then nothing
@@ -181,8 +250,11 @@ export async function getDownloadPreview(
 ): Promise<DownloadPreview> {
   const settings = await getEditableSettings(db);
   // The means from the summary song_counts (services/song-counts.ts), not a scan of every song.
-  const [candidates, means] = await Promise.all([findDownloadCandidates(db, settings), libraryMeans(db)]);
-  const count = candidates.length;
+  const [candidates, means] = await Promise.all([
+    countDownloadCandidates(db, settings, DOWNLOAD_PREVIEW_TOP),
+    libraryMeans(db),
+  ]);
+  const count = candidates.total;
   const meanBytes = means.fileBytes ?? DEFAULT_SONG_SIZE_BYTES;
   const meanAnalysisMs = means.analysisMs ?? 0;
   return {
@@ -195,7 +267,7 @@ export async function getDownloadPreview(
       priority_threshold: settings.download_priority_threshold,
       download_enabled: settings.download_enabled,
     },
-    top_songs: candidates.slice(0, DOWNLOAD_PREVIEW_TOP).map((candidate) => ({
+    top_songs: candidates.top.map((candidate) => ({
       song_id: candidate.songId,
       title: candidate.title,
       artist: candidate.artist,
