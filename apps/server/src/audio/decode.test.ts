@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sineWav } from '../test/audio.js';
-import { DecodeError, decodeAudio } from './decode.js';
+import { DecodeError, decodeAudio, decodeWholeAudio } from './decode.js';
+import { ProgramStartError } from './spawn-helper.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -11,6 +12,8 @@ beforeAll(async () => {
   await fs.writeFile(path.join(dir, 'a.wav'), sineWav(2, 440, 8000));
   await fs.writeFile(path.join(dir, 'b.wav'), sineWav(1, 880, 8000));
   await fs.writeFile(path.join(dir, 'broken.mp3'), 'not audio at all');
+  // A WAV header that promises samples, and none after it.
+  await fs.writeFile(path.join(dir, 'empty.wav'), sineWav(1, 440, 8000).subarray(0, 44));
 });
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
@@ -44,5 +47,28 @@ describe('decodeAudio', () => {
     await expect(
       decodeAudio(path.join(dir, 'a.wav'), { sampleRate: 8000, ffmpegPath: '/nonexistent/ffmpeg' }),
     ).rejects.toThrow(/ffmpeg was not found/);
+  });
+});
+
+describe('decodeWholeAudio (the upload check)', () => {
+  it('gives the same samples as decodeAudio', async () => {
+    const file = path.join(dir, 'a.wav');
+    const checked = await decodeWholeAudio(file, { sampleRate: 8000 });
+    expect(checked).toEqual(await decodeAudio(file, { sampleRate: 8000 }));
+  });
+
+  it("refuses what is not audio, and a file without samples, as the file's fault", async () => {
+    await expect(decodeWholeAudio(path.join(dir, 'broken.mp3'), { sampleRate: 8000 })).rejects.toBeInstanceOf(
+      DecodeError,
+    );
+    await expect(decodeWholeAudio(path.join(dir, 'empty.wav'), { sampleRate: 8000 })).rejects.toThrow(
+      /no audio samples/,
+    );
+  });
+
+  it("says a missing ffmpeg is the server's fault (ProgramStartError), not the file's", async () => {
+    await expect(
+      decodeWholeAudio(path.join(dir, 'a.wav'), { sampleRate: 8000, ffmpegPath: '/nonexistent/ffmpeg' }),
+    ).rejects.toBeInstanceOf(ProgramStartError);
   });
 });

@@ -1,4 +1,4 @@
-import { type ProgramExit, ProgramStartError, runProgram, runProgramCollect } from './spawn-helper.js';
+import { ProgramStartError, runProgram, runProgramCollect } from './spawn-helper.js';
 
 export interface DecodeOptions {
   /** Output sample rate in Hz (ffmpeg resamples; soxr when available is not required). */
@@ -61,6 +61,22 @@ export async function decodeAudio(
 }
 
 async function decodeOne(file: string, options: DecodeOptions): Promise<Float32Array> {
+  try {
+    return await decodeOrStartError(file, options);
+  } catch (error) {
+    if (!(error instanceof ProgramStartError)) throw error;
+    const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+    throw new DecodeError(
+      file,
+      error.code === 'ENOENT'
+        ? `ffmpeg was not found (${ffmpeg}); install it or set FFMPEG_PATH`
+        : error.message,
+    );
+  }
+}
+
+/** decodeOne, but a ffmpeg that cannot start is a ProgramStartError (the server's fault). */
+async function decodeOrStartError(file: string, options: DecodeOptions): Promise<Float32Array> {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
   if (options.startSeconds) args.push('-ss', String(options.startSeconds));
   args.push('-i', file);
@@ -76,27 +92,28 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
     'pcm_f32le',
     'pipe:1',
   );
-  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
-  let exit: ProgramExit & { stdout: Buffer };
-  try {
-    // Through the spawn helper: forking this process (which may hold the recognition index) costs
-    // page faults on every recognition that follows (spawn-helper.ts).
-    exit = await runProgramCollect(ffmpeg, args);
-  } catch (error) {
-    if (!(error instanceof ProgramStartError)) throw error;
-    throw new DecodeError(
-      file,
-      error.code === 'ENOENT'
-        ? `ffmpeg was not found (${ffmpeg}); install it or set FFMPEG_PATH`
-        : error.message,
-    );
-  }
+  // Through the spawn helper: forking this process (which may hold the recognition index) costs
+  // page faults on every recognition that follows (spawn-helper.ts).
+  const exit = await runProgramCollect(options.ffmpegPath ?? 'ffmpeg', args);
   if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr));
   const bytes = exit.stdout;
   const usable = bytes.byteLength - (bytes.byteLength % 4);
   // Copy into an aligned buffer: the collected bytes may start at any byte offset.
   const samples = new Float32Array(usable / 4);
   new Uint8Array(samples.buffer).set(bytes.subarray(0, usable));
+  return samples;
+}
+
+/**
+ * Decodes the whole file as `decodeAudio` does and refuses a file without samples: the check of an
+ * uploaded chunk, whose samples then serve its recognition (no second decode). A file whose first
+ * bytes look like audio but whose content is not (a WebM header followed by anything else) fails
+ * here with DecodeError, where a check of its magic bytes alone would pass it. Throws
+ * ProgramStartError when ffmpeg cannot be started.
+ */
+export async function decodeWholeAudio(file: string, options: DecodeOptions): Promise<Float32Array> {
+  const samples = await decodeOrStartError(file, options);
+  if (samples.length === 0) throw new DecodeError(file, 'it holds no audio samples');
   return samples;
 }
 

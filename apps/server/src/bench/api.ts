@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { api, type Endpoint } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import { createToken } from '../services/accounts/tokens.js';
 import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { recomputeScores } from '../services/scores.js';
 import { bulkLoadPlan } from './bulk-load.js';
+import type { UploadersData, UploadersReport } from './uploaders.js';
 
 /**
  * The API benchmark: a community-scale library (20,000 songs, 1,000 events, about 5,000
@@ -194,87 +196,32 @@ function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
   return cases;
 }
 
-/** A mono 16-bit WAV of `seconds` at 16 kHz: notes that change every 0.4 s (distinct per seed). */
-function benchChunk(seconds: number, seed: number): Buffer {
-  const rate = 16_000;
-  const samples = seconds * rate;
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVEfmt ', 8, 'ascii');
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) {
-    const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
-    buffer.writeInt16LE(Math.round(0.4 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)), 44 + i * 2);
-  }
-  return buffer;
-}
-
 /**
  * `count` devices that upload chunks of `chunkSeconds` (each one decoded, stored and queued for
  * recognition), back to back or one every `chunkSeconds` as a recorder does (`realtime`), as a
- * hall full of recorders would, until stopped; `stop` says how they fared.
+ * hall full of recorders would, until stopped; `stop` says how they fared. They run in a worker
+ * thread (uploaders.ts), off the server's event loop.
  */
 async function startUploaders(handle: ServerHandle, count: number, chunkSeconds: number, realtime: boolean) {
   const { token } = await createToken(handle.deps.db, { name: 'load benchmark', role: 'dj' }, undefined);
-  const latencies: number[] = [];
-  const failures = new Map<number, number>();
-  let stopping = false;
-  const startedAt = performance.now();
-  const device = async (u: number) => {
-    // Recorders started at once would send in step; each starts at its own moment in the first chunk.
-    if (realtime) await sleep((u / count) * chunkSeconds * 1000);
-    for (let n = 0; !stopping; n += 1) {
-      const dueAt = performance.now() + chunkSeconds * 1000;
-      const form = new FormData();
-      const metadata = {
-        session_id: `load-${u}-${startedAt}`,
-        chunk_number: n,
-        duration_seconds: chunkSeconds,
-        source: 'bench',
-      };
-      form.append('metadata', JSON.stringify(metadata));
-      form.append(
-        'audio_file',
-        new Blob([benchChunk(chunkSeconds, u * 1000 + n)], { type: 'audio/wav' }),
-        `chunk-${n}.wav`,
-      );
-      const sentAt = performance.now();
-      const response = await fetch(`${handle.url}/api/recordings/upload`, {
-        method: 'POST',
-        body: form,
-        headers: { authorization: `Bearer ${token}` },
-      });
-      await response.arrayBuffer();
-      if (response.ok) latencies.push(performance.now() - sentAt);
-      else failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
-      if (realtime) {
-        while (!stopping && performance.now() < dueAt) await sleep(Math.min(250, dueAt - performance.now()));
-      }
-    }
-  };
-  const devices = Array.from({ length: count }, (_, u) => device(u));
+  const data: UploadersData = { url: handle.url, token, count, chunkSeconds, realtime };
+  const worker = new Worker(new URL('./uploaders.js', import.meta.url), { workerData: { uploaders: data } });
+  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  // Its chunks are made before the first upload and before the calls are timed.
+  await Promise.race([once(worker, 'message'), failed]);
   return {
     async stop(): Promise<string> {
-      stopping = true;
-      await Promise.all(devices);
-      const seconds = (performance.now() - startedAt) / 1000;
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const failed = [...failures].map(([status, n]) => `${n}x ${status}`).join(', ') || 'none';
+      worker.postMessage('stop');
+      const [report] = (await Promise.race([once(worker, 'message'), failed])) as [UploadersReport];
+      await worker.terminate();
+      const sorted = [...report.latencies].sort((a, b) => a - b);
+      const refused = report.failures.map(([status, n]) => `${n}x ${status}`).join(', ') || 'none';
       return (
-        `Uploads under load: ${count} devices, ${latencies.length} chunks of ${chunkSeconds} s ` +
-        `(${realtime ? `one every ${chunkSeconds} s per device` : 'back to back'}) in ${seconds.toFixed(0)} s ` +
-        `(${(latencies.length / seconds).toFixed(1)} a second); latency p50 ${round1(percentile(sorted, 50))} ms, ` +
+        `Uploads under load: ${count} devices, ${sorted.length} chunks of ${chunkSeconds} s ` +
+        `(${realtime ? `one every ${chunkSeconds} s per device` : 'back to back'}) in ${report.seconds.toFixed(0)} s ` +
+        `(${(sorted.length / report.seconds).toFixed(1)} a second); latency p50 ${round1(percentile(sorted, 50))} ms, ` +
         `p95 ${round1(percentile(sorted, 95))} ms, p99 ${round1(percentile(sorted, 99))} ms, ` +
-        `max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${failed}`
+        `max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${refused}`
       );
     },
   };

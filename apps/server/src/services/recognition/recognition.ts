@@ -14,12 +14,14 @@
  */
 import { serverMessage } from '@wcs/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
 import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
 import { cloudRecognizersFrom } from '../../providers/cloud-recognizers.js';
 import { isNotFound } from '../../storage/index.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
+import { takeDecodedChunk } from '../recordings/decoded-chunks.js';
 import {
   type ChunkResult,
   decodeChunk,
@@ -140,7 +142,10 @@ export async function processRecording(
     for (const chunk of targets) {
       let samples: Float32Array;
       try {
-        samples = await decodeChunk(deps, chunk);
+        // Decoded by its upload's check when that ran in this process (decoded-chunks.ts).
+        samples =
+          takeDecodedChunk(deps.storage.recordings.location, chunk.filePath, FINGERPRINT_SAMPLE_RATE) ??
+          (await decodeChunk(deps, chunk));
         rememberTail(deps, chunk, samples);
       } catch (error) {
         results.push({

@@ -10,7 +10,8 @@ import {
   type UploadResult,
 } from '@wcs/contract';
 import { and, count, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { DecodeError, measureDecodableAudio } from '../../audio/decode.js';
+import { DecodeError, decodeWholeAudio } from '../../audio/decode.js';
+import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
 import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
 import { ProgramStartError } from '../../audio/spawn-helper.js';
 import type { Db } from '../../db/client.js';
@@ -28,6 +29,7 @@ import {
 } from '../errors.js';
 import { multipartFailure, type UploadPart } from '../multipart.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
+import { keepDecodedChunk } from './decoded-chunks.js';
 import {
   chunkRelativePath,
   commitTempFile,
@@ -360,6 +362,8 @@ interface StoredChunk {
   recordingId: number;
   sessionId: string;
   created: boolean;
+  /** The chunk's key in the recordings store. */
+  filePath: string;
   sizeBytes: number;
 }
 
@@ -409,7 +413,7 @@ export async function receiveUpload(
       );
     }
     const metadata = parseMetadata(metadataText);
-    await verifyDecodes(deps, received.tempPath);
+    const samples = await verifyDecodes(deps, received.tempPath);
     const stored = await storeChunk(
       deps,
       metadata,
@@ -421,6 +425,8 @@ export async function receiveUpload(
       },
       creator,
     );
+    // Its recognition job, when it runs in this process, starts from these samples (decoded-chunks.ts).
+    if (stored.created) keepDecodedChunk(store.location, stored.filePath, samples, FINGERPRINT_SAMPLE_RATE);
     const recording = await getRecording(deps.db, stored.recordingId);
     if (stored.created) await announceChunk(deps, recording, metadata.chunk_number, stored.sizeBytes);
     return {
@@ -440,12 +446,15 @@ export async function receiveUpload(
 }
 
 /**
- * Decodes the received file to the end: a chunk that only starts like audio (its magic bytes) is
- * refused with 415 before anything is stored.
+ * Decodes the received file to the end, at the rate recognition reads: a chunk that only starts
+ * like audio (its magic bytes) is refused with 415 before anything is stored. Returns the samples.
  */
-async function verifyDecodes(deps: AppDeps, tempPath: string): Promise<void> {
+async function verifyDecodes(deps: AppDeps, tempPath: string): Promise<Float32Array> {
   try {
-    await measureDecodableAudio(tempPath, deps.config.ffmpegPath);
+    return await decodeWholeAudio(tempPath, {
+      sampleRate: FINGERPRINT_SAMPLE_RATE,
+      ffmpegPath: deps.config.ffmpegPath,
+    });
   } catch (error) {
     if (error instanceof DecodeError) {
       const reason = error.reason.replaceAll(tempPath, 'audio_file');
@@ -515,7 +524,13 @@ async function storeChunk(
             `Chunk ${metadata.chunk_number} of session ${metadata.session_id} was already uploaded with different content`,
           );
         }
-        return { recordingId, sessionId: metadata.session_id, created: false, sizeBytes: existing.sizeBytes };
+        return {
+          recordingId,
+          sessionId: metadata.session_id,
+          created: false,
+          filePath: existing.filePath,
+          sizeBytes: existing.sizeBytes,
+        };
       }
       const relativePath = chunkRelativePath(recordingId, metadata.chunk_number, received.sha256, container);
       await commitTempFile(store, received.tempPath, relativePath);
@@ -543,7 +558,13 @@ async function storeChunk(
           errorMessage: null,
         })
         .where(eq(recordings.id, recordingId));
-      return { recordingId, sessionId: metadata.session_id, created: true, sizeBytes: received.sizeBytes };
+      return {
+        recordingId,
+        sessionId: metadata.session_id,
+        created: true,
+        filePath: relativePath,
+        sizeBytes: received.sizeBytes,
+      };
     });
   } catch (error) {
     if (placedAt) {

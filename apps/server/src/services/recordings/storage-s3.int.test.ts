@@ -21,6 +21,7 @@ import { concat, roomize, synthSong, webmOpus, writeWav } from '../../test/fakes
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { addFingerprintedSong } from '../../test/library-songs.js';
 import { forgetDecodedTails } from '../recognition/recognition.js';
+import { forgetDecodedChunks } from './decoded-chunks.js';
 import { recoverStoredRecordings } from './recording-recovery.js';
 
 const RATE = 22050;
@@ -140,7 +141,8 @@ describe('recordings in object storage', () => {
     expect(objectOf(recordingId)).toEqual(keys);
   });
 
-  it('recognises chunks read back from object storage, whichever process stored them', async () => {
+  it('recognises each chunk from the samples its upload decoded: no object is read back', async () => {
+    const requestsBefore = fake.requests.length;
     for (const index of [1, 2]) {
       expect((await uploadNight('s3-night', index)).statusCode).toBe(200);
     }
@@ -149,9 +151,33 @@ describe('recordings in object storage', () => {
     expect(recording.error_message).toBeNull();
     const found = await t.deps.db.select().from(plays).where(eq(plays.recordingId, recordingId));
     expect(found.map((play) => play.songId).sort()).toEqual([songIds.alpha, songIds.beta].sort());
+    // Each chunk went through ffmpeg once, at its upload (decoded-chunks.ts).
+    const since = fake.requests.slice(requestsBefore);
+    expect(since.filter((request) => request.operation === 'PutObject')).toHaveLength(2);
+    expect(since.filter((request) => request.operation === 'GetObject')).toEqual([]);
+  });
+
+  it('recognises chunks read back from object storage, whichever process stored them', async () => {
+    const before = await t.deps.db.select().from(plays).where(eq(plays.recordingId, recordingId));
+    // As in a process that did not receive the uploads: nothing decoded in memory.
+    forgetDecodedTails();
+    forgetDecodedChunks();
+    const requestsBefore = fake.requests.length;
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/tasks/recognition/process/${recordingId}`,
+    });
+    expect(retry.statusCode).toBe(202);
+    const rebuilt = await waitFor(async () => {
+      const rows = await t.deps.db.select().from(plays).where(eq(plays.recordingId, recordingId));
+      const recording = await getRecording(recordingId);
+      return rows.length > 0 && rows[0]!.id !== before[0]!.id && recording.processed ? rows : undefined;
+    });
+    expect(rebuilt.map((play) => play.songId).sort()).toEqual([songIds.alpha, songIds.beta].sort());
+    const reads = fake.requests.slice(requestsBefore).filter((request) => request.operation === 'GetObject');
+    expect(reads).toHaveLength(3);
     // The copies made for ffmpeg are gone.
     expect(await localFiles(t.deps.config.recordingsDir)).toEqual([]);
-    expect(fake.requests.some((request) => request.operation === 'GetObject')).toBe(true);
   });
 
   it('a chunk whose object is gone is reported as missing, the others still recognised', async () => {

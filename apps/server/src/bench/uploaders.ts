@@ -1,0 +1,106 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * The devices of `api.ts --uploaders`, run in a worker thread of the benchmark: their chunks are
+ * made before the first upload and their HTTP clients run off the server's event loop, as real
+ * recorders run on other machines. Before 2026-11-26 they ran on the server's own thread, and
+ * making each 30 s chunk (480,000 samples) there held that thread for about 25 ms per upload
+ * (805 ms of 48 s of CPU in one profiled run), counted in the uploads timed meanwhile.
+ */
+export interface UploadersData {
+  url: string;
+  token: string;
+  count: number;
+  chunkSeconds: number;
+  realtime: boolean;
+}
+
+/** What the worker posts when told to stop. */
+export interface UploadersReport {
+  latencies: number[];
+  failures: [number, number][];
+  seconds: number;
+}
+
+/** Distinct chunks made per device: consecutive chunks differ, as a recording's do. */
+const CHUNKS_PER_DEVICE = 4;
+
+/** A mono 16-bit WAV of `seconds` at 16 kHz: notes that change every 0.4 s (distinct per seed). */
+export function benchChunk(seconds: number, seed: number): Buffer {
+  const rate = 16_000;
+  const samples = seconds * rate;
+  const buffer = Buffer.alloc(44 + samples * 2);
+  buffer.write('RIFF', 0, 'ascii');
+  buffer.writeUInt32LE(36 + samples * 2, 4);
+  buffer.write('WAVEfmt ', 8, 'ascii');
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(rate, 24);
+  buffer.writeUInt32LE(rate * 2, 28);
+  buffer.writeUInt16LE(2, 32);
+  buffer.writeUInt16LE(16, 34);
+  buffer.write('data', 36, 'ascii');
+  buffer.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i += 1) {
+    const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
+    buffer.writeInt16LE(Math.round(0.4 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)), 44 + i * 2);
+  }
+  return buffer;
+}
+
+async function run(data: UploadersData, port: NonNullable<typeof parentPort>) {
+  const { url, token, count, chunkSeconds, realtime } = data;
+  const chunks = Array.from({ length: count }, (_, u) =>
+    Array.from({ length: CHUNKS_PER_DEVICE }, (_, n) => benchChunk(chunkSeconds, u * 1000 + n)),
+  );
+  const latencies: number[] = [];
+  const failures = new Map<number, number>();
+  let stopping = false;
+  port.once('message', () => {
+    stopping = true;
+  });
+  const startedAt = performance.now();
+  const device = async (u: number) => {
+    // Recorders started at once would send in step; each starts at its own moment in the first chunk.
+    if (realtime) await sleep((u / count) * chunkSeconds * 1000);
+    for (let n = 0; !stopping; n += 1) {
+      const dueAt = performance.now() + chunkSeconds * 1000;
+      const form = new FormData();
+      const metadata = {
+        session_id: `load-${u}-${startedAt}`,
+        chunk_number: n,
+        duration_seconds: chunkSeconds,
+        source: 'bench',
+      };
+      form.append('metadata', JSON.stringify(metadata));
+      const chunk = chunks[u]![n % CHUNKS_PER_DEVICE]!;
+      form.append('audio_file', new Blob([chunk], { type: 'audio/wav' }), `chunk-${n}.wav`);
+      const sentAt = performance.now();
+      const response = await fetch(`${url}/api/recordings/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.arrayBuffer();
+      if (response.ok) latencies.push(performance.now() - sentAt);
+      else failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+      if (realtime) {
+        while (!stopping && performance.now() < dueAt) await sleep(Math.min(250, dueAt - performance.now()));
+      }
+    }
+  };
+  port.postMessage('ready');
+  await Promise.all(Array.from({ length: count }, (_, u) => device(u)));
+  const report: UploadersReport = {
+    latencies,
+    failures: [...failures],
+    seconds: (performance.now() - startedAt) / 1000,
+  };
+  port.postMessage(report);
+}
+
+if (parentPort && (workerData as { uploaders?: UploadersData } | null)?.uploaders) {
+  await run((workerData as { uploaders: UploadersData }).uploaders, parentPort);
+}
