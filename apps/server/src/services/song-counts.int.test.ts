@@ -6,7 +6,14 @@ import { DEMO_VERSION_PREFIX, songs } from '../db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../test/harness.js';
 import { songSearchKey } from '../text.js';
 import { analysisStatus } from './library/analysis.js';
-import { analysisCounts, fingerprintedWithFile, foldSongCounts, libraryMeans } from './song-counts.js';
+import {
+  analysisCounts,
+  fingerprintedWithFile,
+  foldSongCounts,
+  libraryMeans,
+  songTotal,
+} from './song-counts.js';
+import { listSongs } from './songs.js';
 
 /**
  * The song counts summary (migration 0020, song-counts.ts) must answer exactly what the counts
@@ -111,6 +118,8 @@ async function expectExact(totalSongs: number): Promise<void> {
   const expected = await recomputed();
   expect(expected.counts.total).toBe(totalSongs);
   expect(await analysisCounts(t.db)).toEqual(expected.counts);
+  expect(await songTotal(t.db)).toBe(totalSongs);
+  expect((await listSongs(t.db, { skip: 0, limit: 1 })).total).toBe(totalSongs);
   expect(await fingerprintedWithFile(t.db)).toBe(expected.fingerprinted);
   expect(await libraryMeans(t.db)).toEqual(expected.means);
   const status = await analysisStatus(t.db);

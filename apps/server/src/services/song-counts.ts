@@ -52,6 +52,14 @@ export async function analysisCounts(db: Db): Promise<AnalysisCounts> {
   };
 }
 
+/** Every song: `count(*) from songs`. */
+export async function songTotal(db: Db): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(
+    sql`select coalesce(sum(songs), 0)::int as n from song_counts`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Songs with a file that are in the fingerprint index (fingerprinted). */
 export async function fingerprintedWithFile(db: Db): Promise<number> {
   const { rows } = await db.execute<{ n: number }>(

@@ -35,6 +35,7 @@ import { notFound } from './errors.js';
 import { BPM_SAME_FRACTION } from './library/analysis.js';
 import { replaceSources } from './metadata/sources.js';
 import { scheduleScoreRecompute } from './recompute-schedule.js';
+import { songTotal } from './song-counts.js';
 
 export type SongRow = typeof songs.$inferSelect;
 
@@ -152,7 +153,8 @@ export async function listSongs(db: Db, query: SongListQuery): Promise<{ data: S
       .orderBy(...songOrder)
       .offset(query.skip)
       .limit(query.limit),
-    db.$count(songs, where),
+    // Unfiltered: the summary song_counts (services/song-counts.ts), not a count of every song.
+    where === undefined ? songTotal(db) : db.$count(songs, where),
   ]);
   return { data: rows.map(({ song, playCount }) => toSong(song, playCount, today)), total };
 }
