@@ -43,7 +43,10 @@ const nodeModules = path.join(repoRoot, 'node_modules');
 // Inside node_modules on purpose: `npm ci` deletes the folder, and the stamp with it.
 const installStamp = path.join(nodeModules, '.wcs-lockfile.sha256');
 
-/** Runs `npm ci` when node_modules is missing or package-lock.json changed since the last install. */
+/**
+ * Runs `npm ci` when node_modules is missing or package-lock.json changed since the last install;
+ * its output goes to stderr, as the builds' do.
+ */
 export function ensureNodeModules() {
   const lockHash = sha256(lockfile);
   const installedHash = fs.existsSync(installStamp) ? fs.readFileSync(installStamp, 'utf8').trim() : null;
@@ -61,7 +64,7 @@ export function ensureNodeModules() {
     // Its complaint is kept quiet: the fallback below says what happened, and shows its own errors.
     run(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
       env,
-      stdio: ['inherit', 'inherit', 'pipe'],
+      stdio: ['inherit', 2, 'pipe'],
     });
   } catch (error) {
     // A registry that lacks other platforms' optional packages (Biome's darwin and win32 builds)
@@ -71,7 +74,7 @@ export function ensureNodeModules() {
     log(
       "npm ci refused the lockfile (this registry lacks some platforms' optional packages); installing the locked versions with npm install --no-save",
     );
-    run(npm, ['install', '--no-save', '--no-audit', '--no-fund'], { env });
+    run(npm, ['install', '--no-save', '--no-audit', '--no-fund'], { env, stdio: ['inherit', 2, 'inherit'] });
   }
   fs.writeFileSync(installStamp, `${lockHash}\n`);
   log(`dependencies installed in ${seconds(startedAt)}`);
@@ -242,10 +245,14 @@ const builds = [
   },
 ];
 
-/** Builds the server (tsc -b) and the web app (vite) when their outputs are missing or stale. */
-export function ensureBuilt() {
+/**
+ * Builds the server (tsc -b) and the web app (vite) when their outputs are missing or stale; `names`
+ * narrows it (a benchmark of the server alone: ['server']). The builds write to stderr, so the
+ * figures a benchmark prints on stdout stay alone there.
+ */
+export function ensureBuilt(names = builds.map((build) => build.name)) {
   fs.mkdirSync(buildStampDir, { recursive: true });
-  for (const build of builds) {
+  for (const build of builds.filter((candidate) => names.includes(candidate.name))) {
     const stampFile = path.join(buildStampDir, `${build.name}.sha256`);
     const current = fingerprint(build.inputs);
     const previous = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
@@ -253,7 +260,9 @@ export function ensureBuilt() {
     log(`building ${build.name}`);
     const startedAt = performance.now();
     const [command, args] = build.command;
-    run(process.platform === 'win32' ? `${command}.cmd` : command, args);
+    run(process.platform === 'win32' ? `${command}.cmd` : command, args, {
+      stdio: ['inherit', 2, 'inherit'],
+    });
     // The fingerprint from before the build: a file saved during the build makes the next run rebuild.
     fs.writeFileSync(stampFile, `${current}\n`);
     log(`built ${build.name} in ${seconds(startedAt)}`);

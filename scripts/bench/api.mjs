@@ -48,7 +48,7 @@ function parseArgs(argv) {
 runMain(async () => {
   const options = parseArgs(process.argv.slice(2));
   ensureNodeModules();
-  ensureBuilt();
+  ensureBuilt(['server']);
   const { runApiBenchmark } = await import(
     pathToFileURL(path.join(repoRoot, 'apps/server/dist/bench/api.js')).href
   );

@@ -29,7 +29,7 @@ function parseArgs(argv) {
 runMain(async () => {
   const options = parseArgs(process.argv.slice(2));
   ensureNodeModules();
-  ensureBuilt();
+  ensureBuilt(['server']);
   const { runSongWindowPlaysBenchmark } = await import(
     pathToFileURL(path.join(repoRoot, 'apps/server/dist/bench/song-window-plays.js')).href
   );
