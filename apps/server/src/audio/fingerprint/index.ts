@@ -115,6 +115,9 @@ export async function fingerprintSong(
   return { hashCount: hashes.count, durationS };
 }
 
+/** Lets timers and I/O run (a macrotask turn), as an awaited resolved promise does not. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Window starts analysed per lookup (a minute of signal): bounds memory on long recordings. */
 const SEGMENT_FRAMES = WINDOW_HOP * 12;
 
@@ -277,15 +280,20 @@ export async function windowDetections(
     // The peaks looked up (hashed) and the denser ones verified, from one spectrogram.
     const { hashed, verified: local } = extractPeakSets(segment, QUERY_PEAKS, QUERY_VERIFY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
-    const candidates: Candidate[][] = windows.map((start) =>
-      indexCandidates(perWarp, index, segStart, start, maxBucket),
-    );
+    const candidates: Candidate[][] = [];
+    for (const start of windows) {
+      // One window's lookup at a time, then the event loop's turn: recognising a 30 s chunk at
+      // 10,000 songs is a few hundred ms of CPU, which would otherwise hold every request behind it.
+      await yieldToEventLoop();
+      candidates.push(indexCandidates(perWarp, index, segStart, start, maxBucket));
+    }
     const missing = [...new Set(candidates.flat().map((c) => c.songId))].filter((id) => !grids.has(id));
     const loaded = await source.gridsOf(missing);
     for (const id of missing) grids.set(id, loaded.get(id) ?? null);
     // The segment's peaks at absolute frames.
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
     for (const [w, start] of windows.entries()) {
+      await yieldToEventLoop();
       detections.push(...detectWindow(candidates[w]!, start, query, grids, windowScore));
     }
   }
