@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest, forbidden } from '../services/errors.js';
-import { exportSongs } from '../services/interop/export.js';
+import { exportSongs, streamSongsCsv } from '../services/interop/export.js';
 import { type InteropInput, runInterop } from '../services/interop/interop.js';
 import { receiveInteropUpload } from '../services/interop/upload.js';
 import type { UploadPart } from '../services/multipart.js';
@@ -102,13 +102,22 @@ export async function interopRoutes(app: FastifyInstance, deps: AppDeps) {
       const { format } = request.params as z.output<typeof exported.params>;
       const query = request.query as z.output<typeof exported.query>;
       const { playlist_id, event_id, fresh_pool, map, ...filter } = query;
-      const file = await exportSongs(deps.db, format, {
+      const selection = {
         ...(playlist_id !== undefined ? { playlistId: playlist_id } : {}),
         ...(event_id !== undefined ? { eventId: event_id } : {}),
         ...(fresh_pool ? { freshPool: true } : {}),
         ...(map ? { mappings: map } : {}),
         filter,
-      });
+      };
+      // CSV, the one format that keeps every song, is written while it is sent (streamSongsCsv).
+      if (format === 'csv') {
+        const streamed = await streamSongsCsv(deps, selection);
+        return reply
+          .type(streamed.contentType)
+          .header('content-disposition', attachment(streamed.fileName))
+          .send(streamed.stream);
+      }
+      const file = await exportSongs(deps.db, format, selection);
       return reply
         .type(file.contentType)
         .header('content-disposition', attachment(file.fileName))

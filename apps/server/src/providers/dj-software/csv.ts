@@ -157,27 +157,39 @@ function quote(value: string): string {
   return /[",;\t\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+/** The columns written, in the order of `DEFAULT_CSV_MAPPING`: 'playedAt' only for a history session. */
+export function csvFields(mapping: DjCsvMapping, isHistory: boolean): Array<keyof DjCsvMapping> {
+  return (Object.keys(DEFAULT_CSV_MAPPING) as Array<keyof DjCsvMapping>).filter(
+    (field) => mapping[field] !== undefined && (field !== 'playedAt' || isHistory),
+  );
+}
+
+/** The header row, without its line end. */
+export function csvHeader(fields: ReadonlyArray<keyof DjCsvMapping>, mapping: DjCsvMapping): string {
+  return fields.map((field) => quote(mapping[field]!)).join(',');
+}
+
+/** One track's row (and its play time in a history), without its line end. */
+export function csvRow(fields: ReadonlyArray<keyof DjCsvMapping>, track: DjTrack, playedAt?: string): string {
+  const values: Partial<Record<keyof DjCsvMapping, string | number>> = { ...track, playedAt };
+  return fields.map((field) => quote(values[field] === undefined ? '' : String(values[field]))).join(',');
+}
+
+/** Lines end in CRLF, the last one too. */
+export const CSV_LINE_END = '\r\n';
+
 /**
  * One list (see lists.ts) as CSV with a header row, comma-separated, CRLF line ends: the mapped
  * columns in the order of `DEFAULT_CSV_MAPPING`, and 'playedAt' only for a history session.
+ * services/interop/export.ts writes the library the same way row by row (csvHeader, csvRow).
  */
 function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
   const list = pickList(input, options, FORMAT);
   const mapping = options.csvMapping ?? DEFAULT_CSV_MAPPING;
-  const fields = (Object.keys(DEFAULT_CSV_MAPPING) as Array<keyof DjCsvMapping>).filter(
-    (field) => mapping[field] !== undefined && (field !== 'playedAt' || list.isHistory),
-  );
-  const lines = [fields.map((field) => quote(mapping[field]!)).join(',')];
-  for (const row of list.rows) {
-    const values: Partial<Record<keyof DjCsvMapping, string | number>> = {
-      ...row.track,
-      playedAt: row.playedAt,
-    };
-    lines.push(
-      fields.map((field) => quote(values[field] === undefined ? '' : String(values[field]))).join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const fields = csvFields(mapping, list.isHistory);
+  const lines = [csvHeader(fields, mapping)];
+  for (const row of list.rows) lines.push(csvRow(fields, row.track, row.playedAt));
+  return `${lines.join(CSV_LINE_END)}${CSV_LINE_END}`;
 }
 
 export const csvWriter: DjFormatWriter = { format: FORMAT, write };

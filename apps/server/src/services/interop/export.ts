@@ -1,8 +1,13 @@
+import { Readable } from 'node:stream';
 import type { DjExportFormat, PathMapping } from '@wcs/contract';
 import { and, asc, eq, min, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { events, playlistSongs, playlists, plays, songs } from '../../db/schema.js';
+import { CSV_LINE_END, csvFields, csvHeader, csvRow } from '../../providers/dj-software/csv.js';
 import {
+  DEFAULT_CSV_MAPPING,
   DJ_FILE_EXTENSIONS,
   DJ_WRITERS,
   type DjPlaylist,
@@ -80,12 +85,18 @@ function filterLabel(filter: SongFilter): string {
   return parts.join(', ');
 }
 
-export async function exportSongs(
-  db: Db,
-  format: DjExportFormat,
-  options: ExportSelection = {},
-): Promise<ExportedFile> {
-  const mappings = options.mappings ?? [];
+interface ExportPlan {
+  listName: string;
+  /** The songs exported: the list's, narrowed by the filters (`true` for every song). */
+  songFilter: SQL;
+  /** The list's order of song ids (a playlist, an event, the fresh pool); null in library order. */
+  order: number[] | null;
+  /** The Songs screen's filters, when any were given. */
+  filtered: SQL | undefined;
+}
+
+/** Which songs, in which order, under which name: everything but the rows themselves. */
+async function planExport(db: Db, options: ExportSelection): Promise<ExportPlan> {
   const chosen = [
     options.playlistId !== undefined,
     options.eventId !== undefined,
@@ -148,7 +159,53 @@ export async function exportSongs(
     if (label) listName = `${listName} (${label})`;
   }
   const songFilter = conditions.length > 0 ? and(...conditions)! : sql`true`;
+  return { listName, songFilter, order, filtered };
+}
 
+/** A song's row as exported; `plays` is its number of plays. */
+interface ExportRow {
+  id: number;
+  title: string;
+  artist: string;
+  album: string | null;
+  genre: string | null;
+  bpm: number | null;
+  musicalKey: string | null;
+  durationMs: number | null;
+  filePath: string | null;
+  filePresent: boolean;
+  createdAt: Date;
+  plays: number;
+}
+
+function toTrack(row: ExportRow, mappings: readonly PathMapping[]): DjTrack {
+  const track: DjTrack = { key: String(row.id), title: row.title, artist: row.artist };
+  if (row.album) track.album = row.album;
+  if (row.genre) track.genre = row.genre;
+  if (row.filePresent && row.filePath) track.location = mapServerPath(row.filePath, mappings);
+  if (row.durationMs) track.durationSeconds = row.durationMs / 1000;
+  if (row.bpm !== null) track.bpm = row.bpm;
+  const key = shortKey(row.musicalKey);
+  if (key) track.musicalKey = key;
+  track.playCount = row.plays;
+  track.dateAdded = row.createdAt.toISOString().slice(0, 10);
+  return track;
+}
+
+/**
+ * A song's number of plays: the sum of its rows in song_window_plays, which the triggers of
+ * migration 0003 keep equal to its plays (counting 10,000,000 plays one song at a time took
+ * seconds).
+ */
+const playCount = sql<number>`(select coalesce(sum(w.play_count), 0) from song_window_plays w where w.song_id = ${songs.id})::int`;
+
+export async function exportSongs(
+  db: Db,
+  format: DjExportFormat,
+  options: ExportSelection = {},
+): Promise<ExportedFile> {
+  const mappings = options.mappings ?? [];
+  const { listName, songFilter, order, filtered } = await planExport(db, options);
   const rows = await db
     .select({
       id: songs.id,
@@ -162,25 +219,13 @@ export async function exportSongs(
       filePath: songs.filePath,
       filePresent: songs.filePresent,
       createdAt: songs.createdAt,
-      plays: sql<number>`(select count(*) from plays p where p.song_id = ${songs.id})::int`,
+      plays: playCount,
     })
     .from(songs)
     .where(songFilter)
     .orderBy(asc(songs.artist), asc(songs.title), asc(songs.id));
 
-  const tracks: DjTrack[] = rows.map((row) => {
-    const track: DjTrack = { key: String(row.id), title: row.title, artist: row.artist };
-    if (row.album) track.album = row.album;
-    if (row.genre) track.genre = row.genre;
-    if (row.filePresent && row.filePath) track.location = mapServerPath(row.filePath, mappings);
-    if (row.durationMs) track.durationSeconds = row.durationMs / 1000;
-    if (row.bpm !== null) track.bpm = row.bpm;
-    const key = shortKey(row.musicalKey);
-    if (key) track.musicalKey = key;
-    track.playCount = row.plays;
-    track.dateAdded = row.createdAt.toISOString().slice(0, 10);
-    return track;
-  });
+  const tracks: DjTrack[] = rows.map((row) => toTrack(row, mappings));
 
   let lists: DjPlaylist[] = [];
   if (order) {
@@ -211,9 +256,105 @@ export async function exportSongs(
   const writer = DJ_WRITERS[format]!;
   const isOneList = order !== null || filtered !== undefined;
   const content = writer.write({ tracks, playlists: lists }, isOneList ? { listName } : {});
-  const fileName =
-    format === 'serato-crate'
-      ? seratoCrateFileName([], safeFileName(listName))
-      : `${safeFileName(listName)}${DJ_FILE_EXTENSIONS[format]}`;
-  return { fileName, contentType: CONTENT_TYPES[format], content };
+  return { fileName: exportFileName(format, listName), contentType: CONTENT_TYPES[format], content };
+}
+
+function exportFileName(format: DjExportFormat, listName: string): string {
+  return format === 'serato-crate'
+    ? seratoCrateFileName([], safeFileName(listName))
+    : `${safeFileName(listName)}${DJ_FILE_EXTENSIONS[format]}`;
+}
+
+/** Rows fetched from the cursor at a time: about 160 KB of CSV, a few ms of work each. */
+const CSV_BATCH_ROWS = 1000;
+
+export interface StreamedFile {
+  fileName: string;
+  contentType: string;
+  stream: Readable;
+}
+
+/**
+ * The same CSV as `exportSongs(db, 'csv', options)`, byte for byte, written while it is read:
+ * the rows come from a cursor in one REPEATABLE READ transaction (one snapshot, as the single
+ * query had), CSV_BATCH_ROWS at a time, and the next batch is fetched only when the reader has
+ * taken the previous one (a stream's backpressure), so the event loop is never held for more than
+ * one batch and memory stays at a batch whatever the library's size. The whole library at 200,000
+ * songs is 32.7 MB; built in one piece it held the event loop for seconds, and the server's
+ * overload guard refused other calls meanwhile (docs/performance.md). The connection is held
+ * until the file is sent or the download is abandoned (the transaction is then rolled back).
+ */
+export async function streamSongsCsv(
+  deps: { db: Db; pool: pg.Pool },
+  options: ExportSelection = {},
+): Promise<StreamedFile> {
+  const mappings = options.mappings ?? [];
+  const { listName, songFilter, order } = await planExport(deps.db, options);
+  // A list's order (a playlist's, an event's, the fresh pool's) as positions; songs the filters
+  // leave out drop out of it, as exportSongs's list does.
+  // Play counts summed per song from song_window_plays in one pass (the list's songs only, for a
+  // list) and joined, rather than summed song by song: 1.1 s instead of 3.6 s for 200,000 songs.
+  const list = order === null ? null : `{${order.join(',')}}`;
+  const counts = list
+    ? sql`(select song_id, sum(play_count) as n from song_window_plays where song_id = any(${list}::int[]) group by song_id)`
+    : sql`(select song_id, sum(play_count) as n from song_window_plays group by song_id)`;
+  const query = new PgDialect().sqlToQuery(sql`
+    select ${songs.id} as id, ${songs.title} as title, ${songs.artist} as artist, ${songs.album} as album,
+      ${songs.genre} as genre, ${songs.bpm} as bpm, ${songs.musicalKey} as "musicalKey",
+      ${songs.durationMs} as "durationMs", ${songs.filePath} as "filePath",
+      ${songs.filePresent} as "filePresent", ${songs.createdAt} as "createdAt",
+      coalesce(counts.n, 0)::int as plays
+    from ${songs}
+    ${list ? sql`join unnest(${list}::int[]) with ordinality as list(song_id, position) on list.song_id = ${songs.id}` : sql``}
+    left join ${counts} counts on counts.song_id = ${songs.id}
+    where ${songFilter}
+    order by ${list ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
+
+  const fields = csvFields(DEFAULT_CSV_MAPPING, false);
+  const client = await deps.pool.connect();
+  const fetchBatch = async () =>
+    (await client.query<ExportRow>(`fetch ${CSV_BATCH_ROWS} from export_songs`)).rows;
+  let first: ExportRow[];
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    // Every row is read: plan for the whole result, not for its first rows as cursors otherwise do.
+    await client.query('set local cursor_tuple_fraction = 1');
+    await client.query(`declare export_songs no scroll cursor for ${query.sql}`, query.params);
+    first = await fetchBatch();
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    client.release();
+    throw error;
+  }
+
+  async function* csv(): AsyncGenerator<string> {
+    let failed: Error | undefined;
+    let finished = false;
+    try {
+      yield `${csvHeader(fields, DEFAULT_CSV_MAPPING)}${CSV_LINE_END}`;
+      let batch = first;
+      while (batch.length > 0) {
+        let chunk = '';
+        for (const row of batch) chunk += `${csvRow(fields, toTrack(row, mappings))}${CSV_LINE_END}`;
+        yield chunk;
+        if (batch.length < CSV_BATCH_ROWS) break;
+        batch = await fetchBatch();
+      }
+      await client.query('commit');
+      finished = true;
+    } catch (error) {
+      failed = error as Error;
+      throw error;
+    } finally {
+      // Abandoned (the reader went away) or failed: nothing was written, so roll back.
+      if (!finished) await client.query('rollback').catch(() => undefined);
+      client.release(failed);
+    }
+  }
+
+  return {
+    fileName: exportFileName('csv', listName),
+    contentType: CONTENT_TYPES.csv,
+    stream: Readable.from(csv(), { objectMode: false }),
+  };
 }

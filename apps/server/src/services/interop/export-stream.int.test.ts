@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, playlistSongs, playlists, songs } from '../../db/schema.js';
+import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
+import { type NewPlay, recordPlays } from '../plays.js';
+import { type ExportSelection, exportSongs, streamSongsCsv } from './export.js';
+
+/**
+ * The CSV export written while it is read (streamSongsCsv) must be the very bytes of the CSV
+ * built in one piece (exportSongs), for the whole library, a filter, a playlist, an event and the
+ * fresh songs pool, over more songs than one batch of its cursor; and it must give its
+ * connection back whether the file was read to the end or abandoned half way.
+ */
+
+let t: TestDatabase;
+const SONGS = 2_345;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const genres = ['Pop', 'Blues/Jazz', null, 'Acoustic'] as const;
+  const rows = Array.from({ length: SONGS }, (_, i) => ({
+    // Titles and artists that tie and need quoting, so the order and the cells are both tested.
+    title: i % 7 === 0 ? `Song, "${i % 50}"` : `Song ${i % 300}`,
+    artist: `Artist ${i % 40}`,
+    searchKey: `song ${i}`,
+    genre: genres[i % 4],
+    bpm: i % 5 === 0 ? null : 80 + (i % 60) + 0.25,
+    musicalKey: i % 3 === 0 ? 'F# minor' : null,
+    durationMs: i % 6 === 0 ? null : 180_000 + i,
+    releaseDate: i % 2 === 0 ? '2026-10-01' : '2010-01-01',
+    overplayScore: i % 100,
+    ...(i % 3 === 1 ? { filePresent: true, filePath: `/music/${i}.mp3` } : {}),
+  }));
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += 500) {
+    const inserted = await t.db
+      .insert(songs)
+      .values(rows.slice(start, start + 500))
+      .returning({ id: songs.id });
+    ids.push(...inserted.map((row) => row.id));
+  }
+  const [event] = await t.db
+    .insert(events)
+    .values({ name: 'Night, "one"', startDate: '2026-03-14', endDate: '2026-03-15', timezone: 'UTC' })
+    .returning({ id: events.id });
+  const plays: NewPlay[] = ids
+    .filter((_, i) => i % 11 === 0)
+    .flatMap((songId, k) =>
+      Array.from({ length: 1 + (k % 3) }, (_, n) => ({
+        songId,
+        eventId: event!.id,
+        startedAt: new Date(Date.UTC(2026, 2, 14, 20, (k * 3 + n) % 60, k % 60)),
+        source: 'manual' as const,
+      })),
+    );
+  await recordPlays(t.db, plays);
+  const [playlist] = await t.db
+    .insert(playlists)
+    .values({ name: 'Warm-up', groupKey: 'warm-up' })
+    .returning({ id: playlists.id });
+  await t.db.insert(playlistSongs).values(
+    [ids[30]!, ids[4]!, ids[1999]!, ids[4]!, ids[7]!].map((songId, position) => ({
+      playlistId: playlist!.id,
+      position,
+      songId,
+    })),
+  );
+  selections.push(
+    { playlistId: playlist!.id },
+    { playlistId: playlist!.id, filter: { has_file: true } },
+    { eventId: event!.id },
+    { eventId: event!.id, filter: { genre: 'Pop' } },
+  );
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+const selections: ExportSelection[] = [
+  {},
+  { filter: { genre: 'Pop' } },
+  { filter: { age_category: 'old', has_file: true } },
+  { filter: { q: 'zzz-nothing' } },
+  { freshPool: true },
+  { mappings: [{ from: '/music', to: 'D:\\Music' }] },
+];
+
+async function read(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+const idle = () => t.pool.totalCount === t.pool.idleCount;
+
+describe('CSV export written while it is read', () => {
+  it('is byte for byte the CSV built in one piece, for every kind of list', async () => {
+    for (const selection of selections) {
+      const whole = await exportSongs(t.db, 'csv', selection);
+      const streamed = await streamSongsCsv(t, selection);
+      expect(streamed.fileName).toBe(whole.fileName);
+      expect(streamed.contentType).toBe(whole.contentType);
+      const bytes = await read(streamed.stream);
+      expect(bytes.equals(Buffer.from(whole.content))).toBe(true);
+      expect(idle()).toBe(true);
+    }
+    // The whole library spans several batches and every song is in it.
+    const library = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
+    expect(library.split('\r\n').length).toBe(SONGS + 2);
+  });
+
+  it('gives its connection back when the download is abandoned', async () => {
+    const streamed = await streamSongsCsv(t, {});
+    const iterator = streamed.stream[Symbol.asyncIterator]();
+    await iterator.next();
+    expect(idle()).toBe(false);
+    streamed.stream.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(idle()).toBe(true);
+    // The next export works on the same pool.
+    expect(
+      (await read((await streamSongsCsv(t, { filter: { genre: 'Pop' } })).stream)).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('answers an unknown playlist before anything is sent, holding no connection', async () => {
+    await expect(streamSongsCsv(t, { playlistId: 999_999 })).rejects.toThrow(/Playlist/);
+    expect(idle()).toBe(true);
+  });
+});
