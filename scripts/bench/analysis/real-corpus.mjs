@@ -10,7 +10,9 @@
 // - LMMS projects (lmms-common's demos and shorties: house, trance, reggae, reggaeton, hip hop,
 //   chiptune, synth pop, made with synths, samples and effects): rendered by LMMS itself
 //   (`lmms render`; run as root the script installs the Debian package lmms, else without it they
-//   are left out), tempo from the project, key from the notes where they tell it (truth.mjs).
+//   are left out), tempo from the project, key from the notes where they tell it (truth.mjs);
+// - MIDI songs (openttd-openmsx's OpenMSX, planetblupi-music-midi) rendered by fluidsynth with
+//   the General MIDI soundfont: tempo from the tempo map, key from the key signature or the notes.
 //
 // Left out: songs whose tempo changes (the longest tempo lasts under 90 % of the song) and songs
 // under 30 s (jingles), and modules whose notes do not follow their stated beat (truth.mjs). Every song is encoded once to
@@ -25,7 +27,7 @@ import { SOUNDFONT_CANDIDATES } from './charts.mjs';
 import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 5;
+const CORPUS_VERSION = 6;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -39,6 +41,7 @@ export const REAL_PACKAGES = [
   'fretsonfire-songs-sectoid',
   'lmms-common',
   'openttd-openmsx',
+  'planetblupi-music-midi',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
@@ -200,7 +203,7 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
       }
       continue;
     }
-    if (name === 'openttd-openmsx') {
+    if (name === 'openttd-openmsx' || name === 'planetblupi-music-midi') {
       const soundfont = SOUNDFONT_CANDIDATES.find((f) => fs.existsSync(f));
       for (const midi of files.filter((f) => f.endsWith('.mid'))) {
         const song = path.basename(midi, '.mid');
@@ -237,7 +240,7 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           id,
           name: song,
           origin: name,
-          style: 'MIDI songs (OpenMSX, General MIDI)',
+          style: `MIDI songs (${name === 'openttd-openmsx' ? 'OpenMSX' : 'Planet Blupi'}, General MIDI)`,
           bpm: found.bpm,
           truth: found.detail,
           key: found.key,

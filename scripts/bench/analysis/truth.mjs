@@ -22,9 +22,11 @@
 //   map (MIDI Set Tempo events, microseconds per quarter note) gives BPM = 60,000,000 / value,
 //   weighted by how long each tempo lasts, with the same 90 % rule.
 //
-// - OpenMSX (openttd-openmsx: songs written for OpenTTD as MIDI, rendered by fluidsynth with the
-//   FluidR3 General MIDI soundfont, its reverb and chorus on): tempo from the MIDI tempo map as
-//   above; key from the file's key signature where it states one (midiKey).
+// - OpenMSX (openttd-openmsx: songs written for OpenTTD as MIDI) and Planet Blupi's MIDI music
+//   (planetblupi-music-midi), rendered by fluidsynth with the FluidR3 General MIDI soundfont, its
+//   reverb and chorus on: tempo from the MIDI tempo map as above; key from the file's key
+//   signature where it states one (midiKey), else from its pitched notes (notesKey) as for the
+//   LMMS projects below.
 //
 // Each function returns { bpm, share, detail } or null when the file cannot be read.
 
@@ -322,6 +324,17 @@ export function midiTempo(buffer) {
   const changes = [];
   const keySignatures = [];
   const noteTicks = [];
+  // Pitch-class time of the pitched notes (not channel 10's drums, not General MIDI's percussive
+  // and sound-effect programs 113-128), in ticks, for the notes' key (midiNotesKey).
+  const pitchClassTime = new Array(12).fill(0);
+  const programs = new Array(16).fill(0);
+  const sounding = new Map();
+  const endNote = (channel, pitch, tick) => {
+    const start = sounding.get(channel * 128 + pitch);
+    if (start === undefined) return;
+    sounding.delete(channel * 128 + pitch);
+    if (channel !== 9 && programs[channel] < 112) pitchClassTime[pitch % 12] += tick - start;
+  };
   let lastTick = 0;
   for (let t = 0; t < tracks && o < b.length; t++) {
     if (ascii(b, o, 4) !== 'MTrk') return null;
@@ -358,7 +371,14 @@ export function midiTempo(buffer) {
         status = 0;
       } else {
         const high = status & 0xf0;
-        if (high === 0x90 && b[o + 1] > 0) noteTicks.push(tick);
+        const channel = status & 0x0f;
+        if (high === 0x90 && b[o + 1] > 0) {
+          noteTicks.push(tick);
+          // A note that starts again before its end ends there.
+          endNote(channel, b[o], tick);
+          sounding.set(channel * 128 + b[o], tick);
+        } else if (high === 0x80 || high === 0x90) endNote(channel, b[o], tick);
+        else if (high === 0xc0) programs[channel] = b[o];
         o += high === 0xc0 || high === 0xd0 ? 1 : 2;
       }
     }
@@ -392,7 +412,13 @@ export function midiTempo(buffer) {
       detail += played.detail;
     }
   }
-  return { bpm, share: longest / total, detail, ...midiKey(keySignatures) };
+  const stated = midiKey(keySignatures);
+  return {
+    bpm,
+    share: longest / total,
+    detail,
+    ...(stated.key ? stated : notesKey(pitchClassTime, stated.keyDetail)),
+  };
 }
 
 /**
@@ -412,6 +438,27 @@ function midiKey(signatures) {
   return {
     key: `${PITCH_NAMES[tonic]} ${minor ? 'minor' : 'major'}`,
     keyDetail: `MIDI key signature ${sharps > 0 ? `${sharps} sharp(s)` : `${-sharps} flat(s)`} ${minor ? 'minor' : 'major'}`,
+  };
+}
+
+/**
+ * The key of a MIDI file's notes where it states none (or only the default C major): their
+ * pitch-class time correlated with the Kostka-Payne profiles, as for the LMMS projects below, and
+ * no key when the runner-up comes within KEY_TRUTH_MARGIN.
+ */
+function notesKey(pitchClassTime, why) {
+  if (!pitchClassTime.some((t) => t > 0)) return { key: null, keyDetail: `${why}; no pitched notes` };
+  const ranked = symbolicKeys(pitchClassTime);
+  if (ranked[0].r < KEY_TRUTH_MIN_R)
+    return { key: null, keyDetail: `${why}; notes fit no key: ${ranked[0].key} ${ranked[0].r.toFixed(3)}` };
+  if (ranked[0].r - ranked[1].r < KEY_TRUTH_MARGIN)
+    return {
+      key: null,
+      keyDetail: `${why}; notes ambiguous: ${ranked[0].key} ${ranked[0].r.toFixed(3)}, ${ranked[1].key} ${ranked[1].r.toFixed(3)}`,
+    };
+  return {
+    key: ranked[0].key,
+    keyDetail: `${why}; notes' Kostka-Payne key, r ${ranked[0].r.toFixed(3)}, runner-up ${ranked[1].key} ${ranked[1].r.toFixed(3)}`,
   };
 }
 
@@ -468,6 +515,12 @@ const KOSTKA_PAYNE = {
 const PITCH_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 /** The runner-up key must correlate at least this much less than the best for a key truth. */
 export const KEY_TRUTH_MARGIN = 0.05;
+/**
+ * A MIDI file's notes must correlate at least this much with their best key (every LMMS key truth
+ * does: 0.75-0.94). Under it the notes fit no profile (a drum part on a melodic channel, a
+ * modulating piece): on the benchmark four files whose best key is otherwise clear, at 0.45-0.68.
+ */
+export const KEY_TRUTH_MIN_R = 0.7;
 
 /** The 24 keys ranked by Pearson correlation of `histogram` (C first) with the Kostka-Payne profiles. */
 export function symbolicKeys(histogram) {

@@ -221,6 +221,27 @@ describe('truth.mjs: MIDI files', () => {
     expect(midiTempo(midiFile([keyEvent(0, true), ...notes])).key).toBe('A minor');
   });
 
+  it('takes the key of the pitched notes where no key is stated, not the drums’', () => {
+    // A D major scale, tonic and fifth held longest; drums (channel 10) hammer C and C#.
+    const scale = [62, 64, 66, 67, 69, 71, 73, 62, 69, 62, 66, 69];
+    const melody = scale.flatMap((pitch, i) => [
+      [i * 96, [0x90, pitch, 100]],
+      [i * 96 + (pitch === 62 || pitch === 69 ? 90 : 40), [0x80, pitch, 0]],
+    ]);
+    const drums = every(24, 96 * 12).flatMap((tick) => [
+      [tick, [0x99, 48, 100]],
+      [tick + 20, [0x89, 48, 0]],
+    ]);
+    const events = [...melody, ...drums].sort((a, b) => a[0] - b[0]);
+    const found = midiTempo(midiFile(events));
+    expect(found.key).toBe('D major');
+    expect(found.keyDetail).toMatch(/no key signature; notes' Kostka-Payne key/);
+    // The drums alone: no pitched notes, no key.
+    expect(midiTempo(midiFile(drums)).keyDetail).toMatch(/no pitched notes/);
+    // A stated key wins over the notes.
+    expect(midiTempo(midiFile([keyEvent(-1, false), ...events])).key).toBe('F major');
+  });
+
   it('returns null for a file that is no MIDI file', () => {
     expect(midiTempo(Buffer.from('RIFF....'))).toBeNull();
   });

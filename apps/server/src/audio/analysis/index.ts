@@ -8,6 +8,7 @@
 import { decodeAudio } from '../decode.js';
 import { danceabilityOf, energyOf, FEATURES_VERSION, type RawFeatures, valenceOf } from './features.js';
 import {
+  CHROMA_SETTINGS,
   estimateKey,
   KEY_CONFIDENCE_MIN,
   KEY_MARGIN_FULL,
@@ -29,7 +30,7 @@ export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
   `tempo mel-flux acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
-  `key hpcp ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
+  `key hpcp h${CHROMA_SETTINGS.harmonics} sum fifth ${CHROMA_SETTINGS.fifthCorrection} ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
 

@@ -17,6 +17,12 @@ describe('key', () => {
     expect(keyOf(chordProgression(chords, 32))).toBe(key);
   });
 
+  it('keeps the minor mode of a progression leaning on its major dominant (Em B7 ×2, Am B7)', () => {
+    // B7's D# and F# (with the third harmonics of B and E) once read E major: frame chroma scaled
+    // to its maximum and no fifth correction.
+    expect(keyOf(chordProgression(['Em', 'B7', 'Em', 'B7', 'Am', 'B7'], 32))).toBe('E minor');
+  });
+
   it('finds the key of a band tuned 30 cents sharp (tuning estimation)', () => {
     const result = analyzeSamples(chordProgression(['A#', 'D#', 'F7', 'A#'], 32, { cents: 30 }), TEST_RATE);
     expect(result.key).toBe('A# major');
