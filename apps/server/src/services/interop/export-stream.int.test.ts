@@ -116,6 +116,12 @@ describe('CSV export written while it is read', () => {
     streamed.stream.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(idle()).toBe(true);
+    // Gone before the first read (the generator never started): given back all the same.
+    const unread = await streamSongsCsv(t, {});
+    expect(idle()).toBe(false);
+    unread.stream.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(idle()).toBe(true);
     // The next export works on the same pool.
     expect(
       (await read((await streamSongsCsv(t, { filter: { genre: 'Pop' } })).stream)).length,

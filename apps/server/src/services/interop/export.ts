@@ -327,34 +327,32 @@ export async function streamSongsCsv(
     throw error;
   }
 
+  let committed = false;
   async function* csv(): AsyncGenerator<string> {
-    let failed: Error | undefined;
-    let finished = false;
-    try {
-      yield `${csvHeader(fields, DEFAULT_CSV_MAPPING)}${CSV_LINE_END}`;
-      let batch = first;
-      while (batch.length > 0) {
-        let chunk = '';
-        for (const row of batch) chunk += `${csvRow(fields, toTrack(row, mappings))}${CSV_LINE_END}`;
-        yield chunk;
-        if (batch.length < CSV_BATCH_ROWS) break;
-        batch = await fetchBatch();
-      }
-      await client.query('commit');
-      finished = true;
-    } catch (error) {
-      failed = error as Error;
-      throw error;
-    } finally {
-      // Abandoned (the reader went away) or failed: nothing was written, so roll back.
-      if (!finished) await client.query('rollback').catch(() => undefined);
-      client.release(failed);
+    yield `${csvHeader(fields, DEFAULT_CSV_MAPPING)}${CSV_LINE_END}`;
+    let batch = first;
+    while (batch.length > 0) {
+      let chunk = '';
+      for (const row of batch) chunk += `${csvRow(fields, toTrack(row, mappings))}${CSV_LINE_END}`;
+      yield chunk;
+      if (batch.length < CSV_BATCH_ROWS) break;
+      batch = await fetchBatch();
     }
+    await client.query('commit');
+    committed = true;
   }
 
-  return {
-    fileName: exportFileName('csv', listName),
-    contentType: CONTENT_TYPES.csv,
-    stream: Readable.from(csv(), { objectMode: false }),
-  };
+  const stream = Readable.from(csv(), { objectMode: false });
+  // The connection goes back once the stream closes, however: read to the end, failed, or
+  // destroyed because the client went away, even before its first read (a generator that never
+  // started runs no finally block, so this is not left to the generator). Not committed: rolled
+  // back; a query the generator still awaits finishes first (a client runs its queries in order).
+  stream.once('close', () => {
+    const failed = stream.errored ?? undefined;
+    void (async () => {
+      if (!committed) await client.query('rollback').catch(() => undefined);
+      client.release(failed ?? undefined);
+    })();
+  });
+  return { fileName: exportFileName('csv', listName), contentType: CONTENT_TYPES.csv, stream };
 }
