@@ -7,13 +7,14 @@
 // --uploaders N: N devices upload 10 s chunks without pause while the calls are timed (writes
 // under load: each chunk is decoded, stored and recognised), and their upload latency is printed;
 // --chunk-seconds S sets the chunks' length, --realtime sends one chunk every S seconds per device
-// as a recorder does. --only matches a call's name or path (--only /analytics: the Analytics screens).
+// as a recorder does; --index-songs N fingerprints N songs of the dataset as synthetic songs and
+// the chunks are those songs through noise, so recognition does a library's work. --only matches a call's name or path (--only /analytics: the Analytics screens).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EnsureError, ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 
 const usage =
-  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--chunk-seconds S] [--realtime] [--only TEXT] [--data-dir DIR] [--keep]';
+  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--chunk-seconds S] [--realtime] [--index-songs N] [--only TEXT] [--data-dir DIR] [--keep]';
 
 function parseArgs(argv) {
   const options = {};
@@ -24,6 +25,7 @@ function parseArgs(argv) {
     '--seed': 'seed',
     '--uploaders': 'uploaders',
     '--chunk-seconds': 'chunkSeconds',
+    '--index-songs': 'indexSongs',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s);

@@ -30,5 +30,7 @@ export interface JobQueue {
     key?: string,
   ): Promise<string | null>;
   work<N extends JobName>(name: N, handler: JobHandler<N>, options?: { batchSize?: number }): Promise<void>;
+  /** Whether this process works on `name` (a worker was registered here with `work`). */
+  worksOn(name: JobName): boolean;
   stop(): Promise<void>;
 }

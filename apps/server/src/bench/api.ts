@@ -6,6 +6,9 @@ import { Worker } from 'node:worker_threads';
 import { api, type Endpoint } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { FINGERPRINT_SAMPLE_RATE, FINGERPRINT_VERSION, indexSignal } from '../audio/fingerprint/index.js';
+import { replaceSongFingerprints } from '../audio/fingerprint/store.js';
+import { synthSong } from '../audio/fingerprint/synth.js';
 import { demoEnv } from '../cli/demo.js';
 import type { Db } from '../db/client.js';
 import { plays } from '../db/schema.js';
@@ -13,9 +16,15 @@ import { DEMO_SCALE, type DemoScale, planDemoData } from '../demo/generate.js';
 import { type ServerHandle, startServer } from '../main.js';
 import { createToken } from '../services/accounts/tokens.js';
 import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
+import { deleteRecording } from '../services/recordings/recordings.js';
 import { recomputeScores } from '../services/scores.js';
 import { bulkLoadPlan } from './bulk-load.js';
-import type { UploadersData, UploadersReport } from './uploaders.js';
+import {
+  SYNTH_SONG_SECONDS,
+  UPLOAD_EVENT_NAME,
+  type UploadersData,
+  type UploadersReport,
+} from './uploaders.js';
 
 /**
  * The API benchmark: a community-scale library (20,000 songs, 1,000 events, about 5,000
@@ -60,6 +69,12 @@ export interface ApiBenchOptions {
    * (default false: back to back, the harder load).
    */
   realtime?: boolean;
+  /**
+   * Songs of the dataset given a synthetic song's fingerprints (kept with the dataset), and the
+   * uploaders' chunks are those songs through noise: recognition then does a library's work (the
+   * dataset's songs alone have no audio, so every chunk is looked up in an empty index).
+   */
+  indexSongs?: number;
 }
 
 export interface CaseResult {
@@ -202,9 +217,23 @@ function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
  * hall full of recorders would, until stopped; `stop` says how they fared. They run in a worker
  * thread (uploaders.ts), off the server's event loop.
  */
-async function startUploaders(handle: ServerHandle, count: number, chunkSeconds: number, realtime: boolean) {
+async function startUploaders(
+  handle: ServerHandle,
+  count: number,
+  chunkSeconds: number,
+  realtime: boolean,
+  songIds: readonly number[],
+) {
   const { token } = await createToken(handle.deps.db, { name: 'load benchmark', role: 'dj' }, undefined);
-  const data: UploadersData = { url: handle.url, token, count, chunkSeconds, realtime };
+  await removeUploads(handle.deps); // an interrupted run's
+  const data: UploadersData = {
+    url: handle.url,
+    token,
+    count,
+    chunkSeconds,
+    realtime,
+    songSeeds: [...songIds],
+  };
   const worker = new Worker(new URL('./uploaders.js', import.meta.url), { workerData: { uploaders: data } });
   const failed = new Promise<never>((_, reject) => worker.once('error', reject));
   // Its chunks are made before the first upload and before the calls are timed.
@@ -216,15 +245,60 @@ async function startUploaders(handle: ServerHandle, count: number, chunkSeconds:
       await worker.terminate();
       const sorted = [...report.latencies].sort((a, b) => a - b);
       const refused = report.failures.map(([status, n]) => `${n}x ${status}`).join(', ') || 'none';
+      const recognition = await removeUploads(handle.deps);
       return (
         `Uploads under load: ${count} devices, ${sorted.length} chunks of ${chunkSeconds} s ` +
         `(${realtime ? `one every ${chunkSeconds} s per device` : 'back to back'}) in ${report.seconds.toFixed(0)} s ` +
         `(${(sorted.length / report.seconds).toFixed(1)} a second); latency p50 ${round1(percentile(sorted, 50))} ms, ` +
         `p95 ${round1(percentile(sorted, 95))} ms, p99 ${round1(percentile(sorted, 99))} ms, ` +
-        `max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${refused}`
+        `max ${round1(sorted.at(-1) ?? 0)} ms; refused: ${refused}; ${recognition}`
       );
     },
   };
+}
+
+/**
+ * What recognition did with the devices' chunks meanwhile; then removes their recordings (with
+ * their plays and files), so a kept dataset stays as it was loaded.
+ */
+async function removeUploads(deps: ServerHandle['deps']): Promise<string> {
+  const rows = await deps.db.execute<{ id: number; chunks: number; recognized: number; plays: number }>(sql`
+    select r.id,
+      (select count(*) from recording_chunks c where c.recording_id = r.id)::int as chunks,
+      (select count(*) from recording_chunks c where c.recording_id = r.id and c.recognized_at is not null)::int as recognized,
+      (select count(*) from plays p where p.recording_id = r.id)::int as plays
+    from recordings r where r.session_id like 'load-%'`);
+  const sum = (key: 'chunks' | 'recognized' | 'plays') =>
+    rows.rows.reduce((total, row) => total + row[key], 0);
+  const summary = `recognised meanwhile: ${sum('recognized')} of ${sum('chunks')} chunks, ${sum('plays')} plays`;
+  for (const row of rows.rows) await deleteRecording(deps, row.id);
+  await deps.db.execute(sql`delete from events e where e.name = ${UPLOAD_EVENT_NAME}
+    and not exists (select 1 from recordings r where r.event_id = e.id)
+    and not exists (select 1 from plays p where p.event_id = e.id)`);
+  return summary;
+}
+
+/**
+ * Gives the first `count` songs of the dataset the fingerprints of a synthetic song (seeded by the
+ * song's id) as the server stores them, skipping songs already done by an earlier run on a kept
+ * dataset; returns their ids. The server's index loads them at its next recognition.
+ */
+async function indexSynthSongs(db: Db, count: number, log: (message: string) => void): Promise<number[]> {
+  const startedAt = performance.now();
+  const rows = await db.execute<{ id: number; version: string | null }>(
+    sql`select id, fingerprint_version as version from songs order by id limit ${count}`,
+  );
+  let added = 0;
+  for (const row of rows.rows) {
+    if (row.version === FINGERPRINT_VERSION) continue;
+    const { peaks, hashes } = indexSignal(synthSong(row.id, SYNTH_SONG_SECONDS, FINGERPRINT_SAMPLE_RATE));
+    await replaceSongFingerprints(db, row.id, hashes, peaks, FINGERPRINT_VERSION);
+    added += 1;
+  }
+  log(
+    `${rows.rows.length} songs with synthetic fingerprints (${added} added in ${((performance.now() - startedAt) / 1000).toFixed(1)} s)`,
+  );
+  return rows.rows.map((row) => row.id);
 }
 
 async function timeCase(url: string, warmups: number, requests: number, token: string) {
@@ -339,6 +413,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
 
     const ids = await pickIds(db);
     const results: CaseResult[] = [];
+    const indexed = (options.indexSongs ?? 0) > 0 ? await indexSynthSongs(db, options.indexSongs!, log) : [];
     const load =
       (options.uploaders ?? 0) > 0
         ? await startUploaders(
@@ -346,6 +421,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
             options.uploaders!,
             options.chunkSeconds ?? 10,
             options.realtime ?? false,
+            indexed,
           )
         : undefined;
     const endpoints = Object.entries(api as Record<string, Endpoint>).filter(

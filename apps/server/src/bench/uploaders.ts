@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { FINGERPRINT_SAMPLE_RATE } from '../audio/fingerprint/index.js';
+import { addNoise, synthSong } from '../audio/fingerprint/synth.js';
 
 /**
  * The devices of `api.ts --uploaders`, run in a worker thread of the benchmark: their chunks are
@@ -14,6 +16,8 @@ export interface UploadersData {
   count: number;
   chunkSeconds: number;
   realtime: boolean;
+  /** Synthetic songs (seeds) in the library's index: the devices record them (none: notes). */
+  songSeeds: number[];
 }
 
 /** What the worker posts when told to stop. */
@@ -23,16 +27,20 @@ export interface UploadersReport {
   seconds: number;
 }
 
+/** Seconds of each synthetic song of the library (api.ts --index-songs). */
+export const SYNTH_SONG_SECONDS = 180;
+
+/** The event the devices' recordings belong to (made for the day by the first upload). */
+export const UPLOAD_EVENT_NAME = 'Upload benchmark night';
+
 /** Distinct chunks made per device: consecutive chunks differ, as a recording's do. */
 const CHUNKS_PER_DEVICE = 4;
 
-/** A mono 16-bit WAV of `seconds` at 16 kHz: notes that change every 0.4 s (distinct per seed). */
-export function benchChunk(seconds: number, seed: number): Buffer {
-  const rate = 16_000;
-  const samples = seconds * rate;
-  const buffer = Buffer.alloc(44 + samples * 2);
+/** A mono 16-bit WAV of `samples` (-1..1) at `rate`. */
+function wav(samples: Float32Array, rate: number): Buffer {
+  const buffer = Buffer.alloc(44 + samples.length * 2);
   buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + samples * 2, 4);
+  buffer.writeUInt32LE(36 + samples.length * 2, 4);
   buffer.write('WAVEfmt ', 8, 'ascii');
   buffer.writeUInt32LE(16, 16);
   buffer.writeUInt16LE(1, 20);
@@ -42,18 +50,41 @@ export function benchChunk(seconds: number, seed: number): Buffer {
   buffer.writeUInt16LE(2, 32);
   buffer.writeUInt16LE(16, 34);
   buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i += 1) {
-    const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
-    buffer.writeInt16LE(Math.round(0.4 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)), 44 + i * 2);
+  buffer.writeUInt32LE(samples.length * 2, 40);
+  for (const [i, x] of samples.entries()) {
+    buffer.writeInt16LE(Math.round(Math.max(-1, Math.min(1, x)) * 32767), 44 + i * 2);
   }
   return buffer;
 }
 
+/** `seconds` at 16 kHz of notes that change every 0.4 s (distinct per seed): music the library lacks. */
+export function benchChunk(seconds: number, seed: number): Buffer {
+  const rate = 16_000;
+  const samples = new Float32Array(seconds * rate);
+  for (let i = 0; i < samples.length; i += 1) {
+    const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
+    samples[i] = 0.4 * Math.sin((2 * Math.PI * hz * i) / rate);
+  }
+  return wav(samples, rate);
+}
+
+/** Chunk `n` of a device recording synthetic song `seed` in a room (+6 dB over the crowd). */
+function songChunk(seconds: number, seed: number, n: number): Buffer {
+  const song = synthSong(seed, SYNTH_SONG_SECONDS, FINGERPRINT_SAMPLE_RATE);
+  const fits = Math.max(1, Math.floor(SYNTH_SONG_SECONDS / seconds));
+  const from = (n % fits) * seconds * FINGERPRINT_SAMPLE_RATE;
+  const excerpt = song.subarray(from, from + seconds * FINGERPRINT_SAMPLE_RATE);
+  return wav(addNoise(excerpt, 6, seed * 7 + n), FINGERPRINT_SAMPLE_RATE);
+}
+
 async function run(data: UploadersData, port: NonNullable<typeof parentPort>) {
-  const { url, token, count, chunkSeconds, realtime } = data;
+  const { url, token, count, chunkSeconds, realtime, songSeeds } = data;
   const chunks = Array.from({ length: count }, (_, u) =>
-    Array.from({ length: CHUNKS_PER_DEVICE }, (_, n) => benchChunk(chunkSeconds, u * 1000 + n)),
+    Array.from({ length: CHUNKS_PER_DEVICE }, (_, n) =>
+      songSeeds.length > 0
+        ? songChunk(chunkSeconds, songSeeds[u % songSeeds.length]!, n)
+        : benchChunk(chunkSeconds, u * 1000 + n),
+    ),
   );
   const latencies: number[] = [];
   const failures = new Map<number, number>();
@@ -73,6 +104,8 @@ async function run(data: UploadersData, port: NonNullable<typeof parentPort>) {
         chunk_number: n,
         duration_seconds: chunkSeconds,
         source: 'bench',
+        // A recording without an event keeps its audio unrecognised until one is assigned.
+        event_name: UPLOAD_EVENT_NAME,
       };
       form.append('metadata', JSON.stringify(metadata));
       const chunk = chunks[u]![n % CHUNKS_PER_DEVICE]!;

@@ -69,6 +69,9 @@ export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue
       );
       workerIds.set(name, [...(workerIds.get(name) ?? []), id]);
     },
+    worksOn(name) {
+      return workerIds.has(name);
+    },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

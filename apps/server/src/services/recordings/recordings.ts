@@ -425,8 +425,11 @@ export async function receiveUpload(
       },
       creator,
     );
-    // Its recognition job, when it runs in this process, starts from these samples (decoded-chunks.ts).
-    if (stored.created) keepDecodedChunk(store.location, stored.filePath, samples, FINGERPRINT_SAMPLE_RATE);
+    // Its recognition job, when it runs in this process, starts from these samples (decoded-chunks.ts);
+    // a process that runs no recognition (`wcs serve --no-jobs`) keeps none.
+    if (stored.created && deps.jobs.worksOn('recording.process')) {
+      keepDecodedChunk(store.location, stored.filePath, samples, FINGERPRINT_SAMPLE_RATE);
+    }
     const recording = await getRecording(deps.db, stored.recordingId);
     if (stored.created) await announceChunk(deps, recording, metadata.chunk_number, stored.sizeBytes);
     return {
