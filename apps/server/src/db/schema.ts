@@ -467,6 +467,9 @@ export const playSummarySongs = pgTable(
     /** Whether the song had a file, and its download priority while it had none (migration 0021). */
     filePresent: boolean('file_present').notNull().default(false),
     downloadPriority: doublePrecision('download_priority').notNull().default(0),
+    /** The song's distinct events and its last play's start (migration 0022: Top Songs). */
+    eventCount: integer('event_count').notNull().default(0),
+    lastPlayedAt: tz('last_played_at'),
   },
   (t) => [
     index('play_summary_songs_top_idx').on(t.playCount.desc(), t.title, t.songId),

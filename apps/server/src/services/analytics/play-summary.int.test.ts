@@ -89,14 +89,29 @@ async function expectExact(totalPlays: number): Promise<void> {
   expect(normalised((await summaryGroups(t.db)) as Group[])).toEqual(normalised(expected));
   expect(expected.reduce((sum, row) => sum + row.plays, 0)).toBe(totalPlays);
 
-  const { rows: perSong } = await t.pool.query<{ song_id: number; play_count: number }>(`
-    select p.song_id, count(*)::int as play_count from plays p join songs s on s.id = p.song_id
-    group by p.song_id, s.title order by 2 desc, s.title, 1`);
+  const perSong = await topSongsFromPlays();
   const top = await topSongRows(t.db, undefined, 3);
-  expect(top.data.map((row) => ({ song_id: row.song_id, play_count: row.play_count }))).toEqual(
-    perSong.slice(0, 3),
-  );
+  expect(
+    top.data.map((row) => ({
+      song_id: row.song_id,
+      play_count: row.play_count,
+      event_count: row.event_count,
+      last_played_at: row.last_played_at,
+    })),
+  ).toEqual(perSong.slice(0, 3));
   expect(top.total).toBe(perSong.length);
+}
+
+type TopSongCounts = { song_id: number; play_count: number; event_count: number; last_played_at: string };
+
+/** Top Songs' counts per song recomputed from every play, in Top Songs' order. */
+async function topSongsFromPlays(): Promise<TopSongCounts[]> {
+  const { rows } = await t.pool.query<TopSongCounts>(`
+    select p.song_id, count(*)::int as play_count, count(distinct p.event_id)::int as event_count,
+      to_char(max(p.started_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_played_at
+    from plays p join songs s on s.id = p.song_id
+    group by p.song_id, s.title order by 2 desc, s.title, 1`);
+  return rows;
 }
 
 /** Checks before the fold (pending change read live), folds, and checks the folded summary. */
@@ -106,6 +121,13 @@ async function expectExactFoldedOrNot(totalPlays: number): Promise<void> {
   const { rows } = await t.pool.query<{ n: number }>('select count(*)::int as n from play_summary_dirty');
   expect(rows[0]!.n).toBe(0);
   await expectExact(totalPlays);
+  // The folded rows themselves hold each song's plays, distinct events and last play (migration
+  // 0022), not only the answers built on them.
+  const { rows: folded } = await t.pool.query<TopSongCounts>(`
+    select s.song_id, s.play_count, s.event_count,
+      to_char(s.last_played_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_played_at
+    from play_summary_songs s order by s.play_count desc, s.title, s.song_id`);
+  expect(folded).toEqual(await topSongsFromPlays());
 }
 
 async function someNight(): Promise<number[]> {
@@ -154,6 +176,34 @@ describe('play summary', () => {
     await expectExactFoldedOrNot(4);
     await t.pool.query('truncate plays cascade');
     await expectExactFoldedOrNot(0);
+  });
+
+  it('follows plays moved to another event or start time, and deleted events', async () => {
+    const ids = await someNight();
+    const [{ id: otherEventId }] = (await t.db
+      .insert(events)
+      .values({ name: 'Other', startDate: '2026-03-14', endDate: '2026-03-15', timezone: 'UTC' })
+      .returning({ id: events.id })) as [{ id: number }];
+    await foldPlaySummary(t.pool);
+    // Alpha's two plays now lie in two events; Delta's last play is later.
+    await t.db.update(plays).set({ eventId: otherEventId }).where(eq(plays.id, ids[0]!));
+    await expectExactFoldedOrNot(8);
+    expect((await topSongRows(t.db, undefined, 1)).data[0]).toMatchObject({ title: 'Delta', event_count: 1 });
+    await t.db
+      .update(plays)
+      .set({ startedAt: new Date('2026-03-15T05:59:30Z') })
+      .where(eq(plays.id, ids[7]!));
+    await expectExactFoldedOrNot(8);
+    expect((await topSongRows(t.db, undefined, 1)).data[0]).toMatchObject({
+      last_played_at: '2026-03-15T05:59:30.000Z',
+    });
+    await t.db
+      .update(plays)
+      .set({ eventId: otherEventId })
+      .where(inArray(plays.id, [ids[2]!, ids[3]!]));
+    await expectExactFoldedOrNot(8);
+    await t.db.delete(events).where(eq(events.id, otherEventId));
+    await expectExactFoldedOrNot(5);
   });
 
   it('stays exact when a song changes in the same transaction as new plays of it', async () => {
