@@ -252,8 +252,18 @@ describe('index maintenance', () => {
 
   it('re-indexes an outdated song through the job, and skips a current one', async () => {
     const songId = idOf.get('song-2')!;
+    const samples = await decodeAudio(path.join(folder, 'library', 'song-2.wav'), {
+      sampleRate: FINGERPRINT_SAMPLE_RATE,
+      ffmpegPath: config.ffmpegPath,
+    });
+    const excerpt = samples.subarray(0, 15 * FINGERPRINT_SAMPLE_RATE);
+    expect((await currentIndex(database.db)).revisions.has(songId)).toBe(true);
     await database.pool.query(`update songs set fingerprint_version = 'old' where id = $1`, [songId]);
     expect(await outdatedFingerprintSongs({ db: database.db })).toContain(songId);
+    // Hashes of another engine version (an upgrade that changed them) are not searched as if they
+    // were this one's: the song is out of the index until the job has re-indexed it.
+    expect((await currentIndex(database.db)).revisions.has(songId)).toBe(false);
+    expect((await recognizeTimeline(database.db, excerpt)).map((p) => p.songId)).not.toContain(songId);
     expect(await fingerprintSongJob({ db: database.db, config: config as never }, { song_id: songId })).toBe(
       'fingerprinted',
     );
@@ -262,11 +272,7 @@ describe('index maintenance', () => {
     );
     expect(await outdatedFingerprintSongs({ db: database.db })).not.toContain(songId);
     // Recognition reads the re-indexed song (a new revision: its cached peaks are read again).
-    const samples = await decodeAudio(path.join(folder, 'library', 'song-2.wav'), {
-      sampleRate: FINGERPRINT_SAMPLE_RATE,
-      ffmpegPath: config.ffmpegPath,
-    });
-    const plays = await recognizeTimeline(database.db, samples.subarray(0, 15 * FINGERPRINT_SAMPLE_RATE));
+    const plays = await recognizeTimeline(database.db, excerpt);
     expect(plays.map((p) => p.songId)).toEqual([songId]);
   });
 

@@ -15,6 +15,7 @@
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { HASH_SPACE, type Hashes } from './hashes.js';
+import { FINGERPRINT_VERSION } from './params.js';
 import { decodeHashes, poolOf } from './store.js';
 
 /**
@@ -208,18 +209,29 @@ interface State {
 
 const states = new WeakMap<pg.Pool, State>();
 
+/**
+ * The rows this process may search: those written by its own engine version. After an upgrade
+ * that changes the hashes (FINGERPRINT_VERSION), a song still holding the old ones is left out
+ * until the `song.fingerprint` job has re-indexed it (the version is written with the row, in
+ * one transaction: store.ts), instead of its old hashes being looked up as if they meant the
+ * new ones.
+ */
+const CURRENT_ROWS = `from song_fingerprints f join songs s on s.id = f.song_id where s.fingerprint_version = $1`;
+
 /** Changes whenever a song is indexed, re-indexed or removed: revisions only grow. */
-async function signatureOf(pool: pg.Pool): Promise<string> {
+async function signatureOf(pool: pg.Pool, version: string): Promise<string> {
   const { rows } = await pool.query<{ n: number; s: string; m: string }>(
-    `select count(*)::int as n, coalesce(sum(revision), 0)::text as s, coalesce(max(revision), 0)::text as m
-       from song_fingerprints`,
+    `select count(*)::int as n, coalesce(sum(f.revision), 0)::text as s, coalesce(max(f.revision), 0)::text as m
+       ${CURRENT_ROWS}`,
+    [version],
   );
   return `${rows[0]!.n}:${rows[0]!.s}:${rows[0]!.m}`;
 }
 
-async function refresh(pool: pg.Pool, base: InvertedIndex): Promise<InvertedIndex> {
+async function refresh(pool: pg.Pool, base: InvertedIndex, version: string): Promise<InvertedIndex> {
   const { rows } = await pool.query<{ song_id: number; revision: string }>(
-    'select song_id, revision from song_fingerprints',
+    `select f.song_id, f.revision ${CURRENT_ROWS}`,
+    [version],
   );
   const seen = new Set<number>();
   const changed: number[] = [];
@@ -236,8 +248,8 @@ async function refresh(pool: pg.Pool, base: InvertedIndex): Promise<InvertedInde
     // (bytea arrives as hex text, which pg decodes natively; its per-query `binary` option is not
     // usable: the protocol parser of a text-mode connection reads every value as a UTF-8 string)
     const result = await pool.query<[number, string, Buffer]>({
-      text: 'select song_id, revision::text, hashes from song_fingerprints where song_id = any($1::int[])',
-      values: [`{${batch.join(',')}}`],
+      text: `select f.song_id, f.revision::text, f.hashes ${CURRENT_ROWS} and f.song_id = any($2::int[])`,
+      values: [version, `{${batch.join(',')}}`],
       rowMode: 'array',
     });
     const found = new Set<number>();
@@ -245,7 +257,7 @@ async function refresh(pool: pg.Pool, base: InvertedIndex): Promise<InvertedInde
       found.add(songId);
       added.push({ songId, revision: Number(revision), hashes: decodeHashes(hashes) });
     }
-    // Deleted since the list was read.
+    // Deleted (or indexed by another version) since the list was read.
     for (const id of batch) if (!found.has(id)) removed.add(id);
   }
   return mergeIndex(base, removed, added);
@@ -255,7 +267,7 @@ async function refresh(pool: pg.Pool, base: InvertedIndex): Promise<InvertedInde
  * The index of `db` as it is now: loaded on first use, refreshed when songs were indexed,
  * re-indexed or removed since (by this process or another).
  */
-export async function currentIndex(db: Db): Promise<InvertedIndex> {
+export async function currentIndex(db: Db, version: string = FINGERPRINT_VERSION): Promise<InvertedIndex> {
   const pool = poolOf(db);
   let state = states.get(pool);
   if (!state) {
@@ -263,11 +275,11 @@ export async function currentIndex(db: Db): Promise<InvertedIndex> {
     states.set(pool, state);
   }
   if (state.refreshing) return state.refreshing;
-  const signature = await signatureOf(pool);
+  const signature = await signatureOf(pool, version);
   if (signature === state.signature) return state.index;
   if (state.refreshing) return state.refreshing;
   const current = state;
-  current.refreshing = refresh(pool, current.index)
+  current.refreshing = refresh(pool, current.index, version)
     .then((index) => {
       current.index = index;
       // The signature read before the refresh: a change during it is seen at the next call.
