@@ -8,13 +8,15 @@
 // under load: each chunk is decoded, stored and recognised), and their upload latency is printed;
 // --chunk-seconds S sets the chunks' length, --realtime sends one chunk every S seconds per device
 // as a recorder does; --index-songs N fingerprints N songs of the dataset as synthetic songs and
-// the chunks are those songs through noise, so recognition does a library's work. --only matches a call's name or path (--only /analytics: the Analytics screens).
+// the chunks are those songs through noise, so recognition does a library's work; --job-process runs
+// the jobs (recognition) in a `wcs worker` of their own, the in-process server serving HTTP alone.
+// --only matches a call's name or path (--only /analytics: the Analytics screens).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EnsureError, ensureBuilt, ensureNodeModules, repoRoot, runMain } from '../ensure.mjs';
 
 const usage =
-  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--chunk-seconds S] [--realtime] [--index-songs N] [--only TEXT] [--data-dir DIR] [--keep]';
+  'usage: node scripts/bench/api.mjs [--scale F] [--requests N] [--warmups N] [--seed N] [--uploaders N] [--chunk-seconds S] [--realtime] [--index-songs N] [--job-process] [--only TEXT] [--data-dir DIR] [--keep]';
 
 function parseArgs(argv) {
   const options = {};
@@ -42,6 +44,7 @@ function parseArgs(argv) {
     else if (flag === '--data-dir') options.dataDir = path.resolve(value());
     else if (flag === '--keep') options.keep = true;
     else if (flag === '--realtime') options.realtime = true;
+    else if (flag === '--job-process') options.jobProcess = true;
     else throw new EnsureError(`unknown argument ${argv[i]}\n${usage}`);
   }
   return options;

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { api, type Endpoint } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
@@ -69,6 +71,11 @@ export interface ApiBenchOptions {
    * (default false: back to back, the harder load).
    */
   realtime?: boolean;
+  /**
+   * Runs the jobs (recognition) in a separate `wcs worker` process on the same database, the
+   * server in-process taking HTTP alone, as docs/operations.md lays out a busy server.
+   */
+  jobProcess?: boolean;
   /**
    * Songs of the dataset given a synthetic song's fingerprints (kept with the dataset), and the
    * uploaders' chunks are those songs through noise: recognition then does a library's work (the
@@ -258,6 +265,56 @@ async function startUploaders(
 }
 
 /**
+ * A `wcs worker` on the benchmark's database and recordings folder, as docs/operations.md
+ * ("Several processes") lays out a server for a hall of recorders: the jobs (recognition above all)
+ * in a process of their own, the HTTP process taking uploads and reads alone. Resolves once the
+ * worker runs its jobs.
+ */
+async function startJobProcess(handle: ServerHandle, dataDir: string, log: (message: string) => void) {
+  const { config, pool } = handle.deps;
+  const workerDir = path.join(dataDir, 'job-process');
+  fs.mkdirSync(workerDir, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../bin/wcs.js', import.meta.url)), 'worker'],
+    {
+      env: {
+        ...demoEnv(process.env),
+        LOG_LEVEL: 'warn',
+        WCS_DATA_DIR: workerDir,
+        DATABASE_URL: (pool.options as { connectionString: string }).connectionString,
+        WCS_RECORDINGS_DIR: config.recordingsDir,
+        WCS_PLAYLISTS_DIR: config.playlistsDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const exited = once(child, 'exit');
+  const ready = new Promise<void>((resolve, reject) => {
+    const read = (data: Buffer) => {
+      output += data.toString();
+      if (/worker is running the background jobs/.test(output)) resolve();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then(([code]) =>
+      reject(new Error(`wcs worker exited (${code}) before it ran jobs:\n${output}`)),
+    );
+  });
+  await ready;
+  log(`recognition and the other jobs run in a wcs worker of their own (pid ${child.pid})`);
+  return {
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/**
  * What recognition did with the devices' chunks meanwhile; then removes their recordings (with
  * their plays and files), so a kept dataset stays as it was loaded.
  */
@@ -356,6 +413,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
   fs.chmodSync(dataDir, 0o755);
 
   let handle: ServerHandle | undefined;
+  let jobProcess: { stop(): Promise<void> } | undefined;
   try {
     const startedAt = performance.now();
     handle = await startServer({
@@ -364,6 +422,8 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
       port: 0,
       host: '127.0.0.1',
       log,
+      // With --job-process the recognition runs in a `wcs worker` of its own (startJobProcess).
+      jobs: !options.jobProcess,
     });
     const { db, pool, config } = handle.deps;
     // Every call is a viewer's, as the web app's reads are (docs/security.md).
@@ -414,6 +474,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
     const ids = await pickIds(db);
     const results: CaseResult[] = [];
     const indexed = (options.indexSongs ?? 0) > 0 ? await indexSynthSongs(db, options.indexSongs!, log) : [];
+    if (options.jobProcess) jobProcess = await startJobProcess(handle, dataDir, log);
     const load =
       (options.uploaders ?? 0) > 0
         ? await startUploaders(
@@ -486,6 +547,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
     if (load) console.log(`\n${await load.stop()}`);
     return results;
   } finally {
+    await jobProcess?.stop();
     await handle?.close();
     if (isScratch && !options.keep) fs.rmSync(dataDir, { recursive: true, force: true });
     else log(`data folder kept: ${dataDir}`);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FINGERPRINT_SAMPLE_RATE } from '../audio/fingerprint/index.js';
@@ -36,7 +37,7 @@ export const UPLOAD_EVENT_NAME = 'Upload benchmark night';
 /** Distinct chunks made per device: consecutive chunks differ, as a recording's do. */
 const CHUNKS_PER_DEVICE = 4;
 
-/** A mono 16-bit WAV of `samples` (-1..1) at `rate`. */
+/** A mono 16-bit WAV of `samples` (-1..1) at `rate` (encoded to WebM/Opus before it is sent). */
 function wav(samples: Float32Array, rate: number): Buffer {
   const buffer = Buffer.alloc(44 + samples.length * 2);
   buffer.write('RIFF', 0, 'ascii');
@@ -77,13 +78,44 @@ function songChunk(seconds: number, seed: number, n: number): Buffer {
   return wav(addNoise(excerpt, 6, seed * 7 + n), FINGERPRINT_SAMPLE_RATE);
 }
 
+/**
+ * The WAV as the web recorder sends it: WebM/Opus at 48 kHz, 96 kbit/s (apps/web/src/lib/recorder.ts;
+ * the device recorder sends Ogg/Opus). Encoded by ffmpeg (FFMPEG_PATH) before the first upload.
+ */
+function webmOpus(wavBytes: Buffer): Buffer {
+  const encoded = spawnSync(
+    process.env.FFMPEG_PATH || 'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      'pipe:0',
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '96k',
+      '-f',
+      'webm',
+      'pipe:1',
+    ],
+    { input: wavBytes, maxBuffer: 64 * 2 ** 20, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  if (encoded.status !== 0) throw new Error(`ffmpeg could not encode a chunk: ${encoded.stderr.toString()}`);
+  return encoded.stdout;
+}
+
 async function run(data: UploadersData, port: NonNullable<typeof parentPort>) {
   const { url, token, count, chunkSeconds, realtime, songSeeds } = data;
   const chunks = Array.from({ length: count }, (_, u) =>
     Array.from({ length: CHUNKS_PER_DEVICE }, (_, n) =>
-      songSeeds.length > 0
-        ? songChunk(chunkSeconds, songSeeds[u % songSeeds.length]!, n)
-        : benchChunk(chunkSeconds, u * 1000 + n),
+      webmOpus(
+        songSeeds.length > 0
+          ? songChunk(chunkSeconds, songSeeds[u % songSeeds.length]!, n)
+          : benchChunk(chunkSeconds, u * 1000 + n),
+      ),
     ),
   );
   const latencies: number[] = [];
@@ -109,7 +141,7 @@ async function run(data: UploadersData, port: NonNullable<typeof parentPort>) {
       };
       form.append('metadata', JSON.stringify(metadata));
       const chunk = chunks[u]![n % CHUNKS_PER_DEVICE]!;
-      form.append('audio_file', new Blob([chunk], { type: 'audio/wav' }), `chunk-${n}.wav`);
+      form.append('audio_file', new Blob([chunk], { type: 'audio/webm' }), `chunk-${n}.webm`);
       const sentAt = performance.now();
       const response = await fetch(`${url}/api/recordings/upload`, {
         method: 'POST',
