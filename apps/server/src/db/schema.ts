@@ -491,6 +491,20 @@ export const playSummarySongWindows = pgTable(
   (t) => [primaryKey({ columns: [t.songId, t.timeWindow] })],
 );
 
+/**
+ * A song's plays per month of its nights ('YYYY-MM', in each event's time zone, 06:00 boundary) as
+ * of the last fold (migration 0023): the overplay trend and song performance of a song not dirty.
+ */
+export const playSummarySongMonths = pgTable(
+  'play_summary_song_months',
+  {
+    songId: integer('song_id').notNull(),
+    month: text('month').notNull(),
+    playCount: integer('play_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.songId, t.month] })],
+);
+
 /** How many songs have plays, as of the last fold (one row): Top Songs' `total` without a count. */
 export const playSummaryTotals = pgTable(
   'play_summary_totals',

@@ -4,6 +4,11 @@
 -- 84 / 126 ms p50 / p95). The fold now keeps them per song as well, so a song folded and not
 -- dirty since reads them from its row; dirty songs are still counted from plays by the reader
 -- (services/analytics/top-songs.ts), so answers stay exact.
+-- Waits for a fold running in another process (it holds this key, play-summary.ts FOLD_LOCK_KEY)
+-- and keeps new ones out until commit: a fold with the previous function would otherwise write
+-- rows without the new values and take their dirty marks.
+SELECT pg_advisory_xact_lock(2003006310);
+--> statement-breakpoint
 ALTER TABLE "play_summary_songs" ADD COLUMN "event_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "play_summary_songs" ADD COLUMN "last_played_at" timestamp with time zone;
 --> statement-breakpoint

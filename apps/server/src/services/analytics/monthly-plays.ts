@@ -1,7 +1,7 @@
 import type { MonthlyPlays } from '@wcs/contract';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { events, plays } from '../../db/schema.js';
+import { events, playSummarySongMonths, plays } from '../../db/schema.js';
 
 /** The month after a 'YYYY-MM' month. */
 export function nextMonth(month: string): string {
@@ -28,15 +28,21 @@ export function fillMonthGaps(counts: MonthlyPlays[]): MonthlyPlays[] {
 /**
  * Plays of a song per month ('YYYY-MM') over its whole history, gaps filled. A play's month is
  * that of its night in the event's time zone: a play at 00:30 on 1 February belongs to the
- * January 31 social, so to January (the same 06:00 boundary as the socials).
+ * January 31 social, so to January (the same 06:00 boundary as the socials). A song folded into
+ * the play summary and not dirty since reads its months from play_summary_song_months (migration
+ * 0023: the fold counts them the same way); a dirty song is counted from its plays. One statement,
+ * so both come from the same snapshot (docs/metrics.md, "Calls over all plays").
  */
 export async function monthlyPlays(db: Db, songId: number): Promise<MonthlyPlays[]> {
   const month = sql<string>`to_char((${plays.startedAt} at time zone ${events.timezone}) - interval '6 hours', 'YYYY-MM')`;
-  const rows = await db
-    .select({ month, plays: sql<number>`count(*)::int` })
-    .from(plays)
-    .innerJoin(events, eq(events.id, plays.eventId))
-    .where(eq(plays.songId, songId))
-    .groupBy(month);
+  const { rows } = await db.execute<{ month: string; plays: number }>(sql`
+    with dirty as (select exists (select 1 from play_summary_dirty where song_id = ${songId}) as dirty)
+    select month, play_count as plays from ${playSummarySongMonths}
+    where ${playSummarySongMonths.songId} = ${songId} and not (select dirty from dirty)
+    union all
+    select ${month} as month, count(*)::int as plays
+    from ${plays} join ${events} on ${events.id} = ${plays.eventId}
+    where ${plays.songId} = ${songId} and (select dirty from dirty)
+    group by 1`);
   return fillMonthGaps(rows);
 }

@@ -5,6 +5,7 @@ import { events, plays, songs } from '../../db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import { songSearchKey } from '../../text.js';
 import { type NewPlay, recordPlays, timeWindowOf } from '../plays.js';
+import { fillMonthGaps, monthlyPlays } from './monthly-plays.js';
 import { foldPlaySummary, type SummaryGroup, summaryGroups } from './play-summary.js';
 import { topSongRows } from './top-songs.js';
 
@@ -100,6 +101,20 @@ async function expectExact(totalPlays: number): Promise<void> {
     })),
   ).toEqual(perSong.slice(0, 3));
   expect(top.total).toBe(perSong.length);
+
+  // Each song's plays per month (overplay trend, song performance), gaps filled as fillMonthGaps does.
+  const { rows: months } = await t.pool.query<{ song_id: number; month: string; plays: number }>(`
+    select p.song_id, to_char((p.started_at at time zone e.timezone) - interval '6 hours', 'YYYY-MM') as month,
+      count(*)::int as plays
+    from plays p join events e on e.id = p.event_id group by 1, 2`);
+  for (const songId of songIds) {
+    expect(await monthlyPlays(t.db, songId)).toEqual(
+      fillMonthGaps(
+        months.filter((row) => row.song_id === songId).map(({ month, plays }) => ({ month, plays })),
+      ),
+    );
+  }
+  expect(months.reduce((sum, row) => sum + row.plays, 0)).toBe(totalPlays);
 }
 
 type TopSongCounts = { song_id: number; play_count: number; event_count: number; last_played_at: string };
@@ -204,6 +219,21 @@ describe('play summary', () => {
     await expectExactFoldedOrNot(8);
     await t.db.delete(events).where(eq(events.id, otherEventId));
     await expectExactFoldedOrNot(5);
+  });
+
+  it("follows a play's month across months and an event's time zone change", async () => {
+    // 03:00 UTC on 1 April is the night of 31 March in UTC, and noon on 1 April in Tokyo.
+    await someNight();
+    await recordPlays(t.db, [play(0, '2026-04-01T03:00:00'), play(0, '2026-05-02T22:00:00')]);
+    await expectExactFoldedOrNot(10);
+    expect(await monthlyPlays(t.db, songIds[0]!)).toEqual([
+      { month: '2026-03', plays: 3 },
+      { month: '2026-04', plays: 0 },
+      { month: '2026-05', plays: 1 },
+    ]);
+    await t.db.update(events).set({ timezone: 'Asia/Tokyo' }).where(eq(events.id, eventId));
+    await expectExactFoldedOrNot(10);
+    expect((await monthlyPlays(t.db, songIds[0]!)).map((row) => row.plays)).toEqual([2, 1, 1]);
   });
 
   it('stays exact when a song changes in the same transaction as new plays of it', async () => {
