@@ -547,6 +547,11 @@ export const songCounts = pgTable('song_counts', {
 export const playSummaryDirty = pgTable('play_summary_dirty', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   songId: integer('song_id').notNull(),
+  /**
+   * Whether the song's plays (or an event's time zone) may have changed; false for a change of the
+   * song's own columns, whose fold need not count its plays again (migration 0024).
+   */
+  plays: boolean('plays').notNull().default(true),
 });
 
 export const playlists = pgTable(
