@@ -59,23 +59,8 @@ export const QUERY_TARGETS = 8;
 export const MAX_DT = 31;
 /** Largest log-frequency step of a pair, in peak bins (1/32 octave). */
 export const MAX_DF = 31;
-/** Hash resolution of the anchor's frequency: HASH_STEPS units per peak bin (1/64 octave). */
+/** Hash frequency resolution: HASH_STEPS units per peak bin (1/64 octave). */
 export const HASH_STEPS = 2;
-/**
- * Hash resolution of a pair's frequency step, by the anchor's octave: units per peak bin below
- * DF_BAND_EDGES[0] hash units of anchor frequency (200-400 Hz), then between the edges (400-800
- * Hz), then above (800-3600 Hz). A peak's frequency is interpolated between FFT bins of 7.8 Hz,
- * so its precision in log-frequency grows with the frequency: a peak bin (1/32 octave) is 1.8 FFT
- * bins at 200 Hz, 0.1 at 3,600 Hz. Hashing the step finer where the peaks allow it makes a hash
- * more specific without losing true pairs, and a step does not change when the pitch moves, so no
- * warp needs more lookups. On the benchmark's 124 queries at 10,000 songs (docs/performance.md,
- * "Recognition at scale"), candidates only: 1/2 bin everywhere (as before) needs buckets of up
- * to 246 entries to recognise 94/94 and then reads 1.9 M hits a query; 1/2, 1/3, 1/6 recognises
- * 94/94 with any limit from 176 to 281 and reads 1.1 M at 176; 1/2, 1/4, 1/8 reads 1.0 M but
- * loses 3 queries whose pairs barely survive (1-2 true votes left).
- */
-export const DF_STEPS: readonly number[] = [2, 3, 6];
-export const DF_BAND_EDGES: readonly number[] = [64, 128];
 
 /**
  * Warps tried on a query: time scaled by `a` (tempo), and for speed changes the log-frequency
@@ -109,12 +94,12 @@ export const WARPS: readonly Warp[] = buildWarps();
  * entries / HASH_SPACE), and at least STOP_MIN entries, is not looked up. Such hashes are the
  * commonest shapes of music, vote for every song alike and made half of all hits at 1,000 songs;
  * leaving them out cost no recognition on the benchmark. At 1,000 songs STOP_MIN decides (the
- * mean bucket is 4.6); from about 5,000 songs on, STOP_FACTOR does. At 10,000 songs (mean 46
- * with the hashes of DF_STEPS) 4 skips buckets over 182 entries: 1.1 M hits a 10 s query, 94/94
- * recognised (docs/performance.md, "Recognition at scale"). (With the coarser hashes of before,
- * a factor of 20 let 4.3 M hits through, 5 halved them, 4 and 3 began to lose queries.)
+ * mean bucket is 5.5); from about 4,000 songs on, STOP_FACTOR does. At 10,000 songs (mean 54) a
+ * factor of 20 let 4.3 M hits a 10 s query through; 5 halves the time of counting them and
+ * recognises as many queries, or more: fewer chance candidates crowd out the true song
+ * (docs/performance.md, "Recognition at scale"; 4 and 3 began to lose queries).
  */
-export const STOP_FACTOR = 4;
+export const STOP_FACTOR = 5;
 export const STOP_MIN = 100;
 
 /**
@@ -172,4 +157,4 @@ export const SOLO_FACTOR = 2;
 export const WEAK_SCORE = 15;
 export const EVIDENCE_BOUND = 120;
 
-export const FINGERPRINT_VERSION = `pair4-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}d${DF_STEPS.join('.')}e${DF_BAND_EDGES.join('.')}-w${WHITEN_SPAN}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;
+export const FINGERPRINT_VERSION = `pair3-sr${SAMPLE_RATE}-n${FFT_SIZE}-h${HOP}-f${MIN_HZ}-${MAX_HZ}-b${BINS_PER_OCTAVE}x${HASH_STEPS}-w${WHITEN_SPAN}-r${PEAK_TIME_RADIUS}x${PEAK_FREQ_RADIUS}-k${REFERENCE_PEAKS}v${VERIFY_PEAKS}of${2 * RANK_RADIUS + 1}-t${REFERENCE_TARGETS}-dt${MAX_DT}-df${MAX_DF}`;
