@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FINGERPRINT_SAMPLE_RATE } from '../audio/fingerprint/index.js';
 import { addNoise, synthSong } from '../audio/fingerprint/synth.js';
+import { floatWav, monoWav } from '../audio/wav.js';
 
 /**
  * The devices of `api.ts --uploaders`, run in a worker thread of the benchmark: their chunks are
@@ -37,36 +38,13 @@ export const UPLOAD_EVENT_NAME = 'Upload benchmark night';
 /** Distinct chunks made per device: consecutive chunks differ, as a recording's do. */
 const CHUNKS_PER_DEVICE = 4;
 
-/** A mono 16-bit WAV of `samples` (-1..1) at `rate` (encoded to WebM/Opus before it is sent). */
-function wav(samples: Float32Array, rate: number): Buffer {
-  const buffer = Buffer.alloc(44 + samples.length * 2);
-  buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + samples.length * 2, 4);
-  buffer.write('WAVEfmt ', 8, 'ascii');
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(samples.length * 2, 40);
-  for (const [i, x] of samples.entries()) {
-    buffer.writeInt16LE(Math.round(Math.max(-1, Math.min(1, x)) * 32767), 44 + i * 2);
-  }
-  return buffer;
-}
-
 /** `seconds` at 16 kHz of notes that change every 0.4 s (distinct per seed): music the library lacks. */
 export function benchChunk(seconds: number, seed: number): Buffer {
   const rate = 16_000;
-  const samples = new Float32Array(seconds * rate);
-  for (let i = 0; i < samples.length; i += 1) {
+  return monoWav(rate, seconds * rate, (i) => {
     const hz = 200 + ((Math.floor(i / (rate * 0.4)) * 7919 + seed * 104_729) % 900);
-    samples[i] = 0.4 * Math.sin((2 * Math.PI * hz * i) / rate);
-  }
-  return wav(samples, rate);
+    return 0.4 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate);
+  });
 }
 
 /** Chunk `n` of a device recording synthetic song `seed` in a room (+6 dB over the crowd). */
@@ -75,7 +53,7 @@ function songChunk(seconds: number, seed: number, n: number): Buffer {
   const fits = Math.max(1, Math.floor(SYNTH_SONG_SECONDS / seconds));
   const from = (n % fits) * seconds * FINGERPRINT_SAMPLE_RATE;
   const excerpt = song.subarray(from, from + seconds * FINGERPRINT_SAMPLE_RATE);
-  return wav(addNoise(excerpt, 6, seed * 7 + n), FINGERPRINT_SAMPLE_RATE);
+  return floatWav(addNoise(excerpt, 6, seed * 7 + n), FINGERPRINT_SAMPLE_RATE);
 }
 
 /**
