@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ANALYSIS_VERSION } from '../audio/analysis/index.js';
 import type { Db } from '../db/client.js';
 import { DEMO_VERSION_PREFIX } from '../db/schema.js';
+import { startPeriodicFold } from './periodic-fold.js';
 
 /**
  * Counts and sums over ALL songs (migration song_counts; docs/metrics.md, "Counts over all
@@ -102,31 +103,18 @@ export function startSongCountsFolder(
   log: (message: string) => void,
   intervalMs = SONG_COUNTS_FOLD_INTERVAL_MS,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        const { rows } = await pool.query<{ spare: boolean }>(
-          `select count(*) > count(distinct (file_present, analyzed, analysis_failed, fingerprinted,
-             coalesce(analysis_version, ''), analysis_version is null)) as spare
-           from song_counts`,
-        );
-        if (rows[0]?.spare) await foldSongCounts(pool);
-      } catch (error) {
-        if (!stopped)
-          log(`Song counts fold failed (retried in ${intervalMs} ms): ${(error as Error).message}`);
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicFold({
+    name: 'Song counts',
+    intervalMs,
+    log,
+    needed: async () => {
+      const { rows } = await pool.query<{ spare: boolean }>(
+        `select count(*) > count(distinct (file_present, analyzed, analysis_failed, fingerprinted,
+           coalesce(analysis_version, ''), analysis_version is null)) as spare
+         from song_counts`,
+      );
+      return rows[0]?.spare === true;
+    },
+    fold: () => foldSongCounts(pool),
+  });
 }

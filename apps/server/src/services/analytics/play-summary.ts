@@ -2,6 +2,7 @@ import type { TimeWindow } from '@wcs/contract';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
+import { startPeriodicFold } from '../periodic-fold.js';
 import type { FeatureSums } from './window-averages.js';
 
 /**
@@ -91,29 +92,16 @@ export function startPlaySummaryFolder(
   log: (message: string) => void,
   intervalMs = FOLD_INTERVAL_MS,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        const { rows } = await pool.query<{ dirty: boolean }>(
-          'select exists (select 1 from play_summary_dirty) as dirty',
-        );
-        if (rows[0]?.dirty) await foldPlaySummary(pool);
-      } catch (error) {
-        if (!stopped)
-          log(`Play summary fold failed (retried in ${intervalMs} ms): ${(error as Error).message}`);
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicFold({
+    name: 'Play summary',
+    intervalMs,
+    log,
+    needed: async () => {
+      const { rows } = await pool.query<{ dirty: boolean }>(
+        'select exists (select 1 from play_summary_dirty) as dirty',
+      );
+      return rows[0]?.dirty === true;
+    },
+    fold: () => foldPlaySummary(pool),
+  });
 }
