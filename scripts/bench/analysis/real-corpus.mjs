@@ -105,6 +105,16 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
   fs.mkdirSync(audioDir, { recursive: true });
   const cases = [];
   const leftOut = [];
+  /** A rendered song with the tempo and key its source states, when it is at least 30 s long. */
+  const keepRendered = (id, song, origin, style, found, file) => {
+    const length = duration(ffprobe, file);
+    if (!(length >= 30)) {
+      leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
+      return;
+    }
+    const { bpm, detail: truth, key, keyDetail: keyTruth } = found;
+    cases.push({ id, name: song, origin, style, bpm, truth, key, keyTruth, file });
+  };
   const encode = (id, inputs) => {
     const out = path.join(audioDir, `${id}.mp3`);
     if (fs.existsSync(out)) return out;
@@ -184,22 +194,7 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           encode(id, [wav]);
           fs.rmSync(wav, { force: true });
         }
-        const length = duration(ffprobe, out);
-        if (!(length >= 30)) {
-          leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
-          continue;
-        }
-        cases.push({
-          id,
-          name: song,
-          origin: name,
-          style: 'electronic (LMMS project)',
-          bpm: found.bpm,
-          truth: found.detail,
-          key: found.key,
-          keyTruth: found.keyDetail,
-          file: out,
-        });
+        keepRendered(id, song, name, 'electronic (LMMS project)', found, out);
       }
       continue;
     }
@@ -231,22 +226,8 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           encode(id, [wav]);
           fs.rmSync(wav, { force: true });
         }
-        const length = duration(ffprobe, out);
-        if (!(length >= 30)) {
-          leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
-          continue;
-        }
-        cases.push({
-          id,
-          name: song,
-          origin: name,
-          style: `MIDI songs (${name === 'openttd-openmsx' ? 'OpenMSX' : 'Planet Blupi'}, General MIDI)`,
-          bpm: found.bpm,
-          truth: found.detail,
-          key: found.key,
-          keyTruth: found.keyDetail,
-          file: out,
-        });
+        const style = `MIDI songs (${name === 'openttd-openmsx' ? 'OpenMSX' : 'Planet Blupi'}, General MIDI)`;
+        keepRendered(id, song, name, style, found, out);
       }
       continue;
     }
