@@ -412,6 +412,98 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
       const missing = await t.app.inject({ method: 'GET', url: '/api/recordings/777777/songs' });
       expect(missing.statusCode).toBe(404);
     });
+
+    it("lists each recording's songs and count as recomputed from its plays", async () => {
+      const ids: number[] = [];
+      for (const session of ['mix-a', 'mix-b', 'mix-c']) {
+        ids.push((await upload({ session_id: session, chunk_number: 0 })).json().recording_id);
+      }
+      const [a, b, c] = ids as [number, number, number];
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({ name: 'Mix Weekend', startDate: '2026-11-06', endDate: '2026-11-08', timezone: 'UTC' })
+        .returning();
+      const made = await t.deps.db
+        .insert(songs)
+        .values(
+          ['Zulu', 'Alpha', 'Mike', 'Kilo'].map((title) => ({
+            title,
+            artist: `${title} Band`,
+            searchKey: title,
+          })),
+        )
+        .returning();
+      const at = (minutes: number) => new Date(Date.UTC(2026, 10, 6, 20) + minutes * 60_000);
+      // Recording a: more plays than the list carries, several at the same second (the play's id
+      // then decides), inserted out of order; b: three; c: none; and plays of no recording.
+      const planned = [
+        ...Array.from({ length: RECORDING_LIST_SONGS_LIMIT + 6 }, (_, i) => ({
+          recordingId: a,
+          minute: Math.floor(((i * 7) % 26) / 3),
+          song: i % 4,
+          confidence: i % 3 === 0 ? null : 0.5 + i / 100,
+          endedMinute: i % 2 === 0 ? null : 30,
+        })),
+        ...[2, 1, 2].map((minute, i) => ({
+          recordingId: b,
+          minute,
+          song: i,
+          confidence: 0.9,
+          endedMinute: null,
+        })),
+        ...[0, 1].map((minute) => ({
+          recordingId: null,
+          minute,
+          song: 1,
+          confidence: null,
+          endedMinute: null,
+        })),
+      ];
+      await t.deps.db.insert(plays).values(
+        planned.map((play) => ({
+          songId: made[play.song]!.id,
+          eventId: event!.id,
+          recordingId: play.recordingId,
+          startedAt: at(play.minute),
+          endedAt: play.endedMinute === null ? null : at(play.endedMinute),
+          confidence: play.confidence,
+          source: 'recording',
+        })),
+      );
+      /** A recording's songs from its plays, sorted here by start, then play id. */
+      const recomputed = async (recordingId: number) => {
+        const rows = await t.deps.db
+          .select({ id: plays.id, play: plays, title: songs.title, artist: songs.artist })
+          .from(plays)
+          .innerJoin(songs, eq(songs.id, plays.songId))
+          .where(eq(plays.recordingId, recordingId));
+        rows.sort((x, y) => x.play.startedAt.getTime() - y.play.startedAt.getTime() || x.id - y.id);
+        return rows.map((row) => ({
+          song_id: row.play.songId,
+          title: row.title,
+          artist: row.artist,
+          timestamp: row.play.startedAt.toISOString(),
+          ended_at: row.play.endedAt?.toISOString() ?? null,
+          confidence: row.play.confidence,
+        }));
+      };
+      const listed = (await t.app.inject({ method: 'GET', url: '/api/recordings/?limit=1000' })).json();
+      for (const id of [a, b, c]) {
+        const expected = await recomputed(id);
+        const inList = listed.recordings.find((r: { recording_id: number }) => r.recording_id === id);
+        expect(inList.songs_recognized).toBe(expected.length);
+        expect(inList.recognized_songs).toEqual(expected.slice(0, RECORDING_LIST_SONGS_LIMIT));
+        const detail = (await t.app.inject({ method: 'GET', url: `/api/recordings/${id}` })).json();
+        expect(detail.songs_recognized).toBe(expected.length);
+        expect(detail.recognized_songs).toEqual(expected.slice(0, RECORDING_SONGS_LIMIT));
+      }
+      expect(
+        [a, b, c].map(
+          (id) =>
+            listed.recordings.find((r: { recording_id: number }) => r.recording_id === id).songs_recognized,
+        ),
+      ).toEqual([RECORDING_LIST_SONGS_LIMIT + 6, 3, 0]);
+    });
   });
 
   describe('live socket', () => {
