@@ -20,9 +20,14 @@
 //   node scripts/bench/recognition-rooms.mjs [--songs 1000] [--positions 2] [--nights 4]
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
+//     [--rules on,off,starts,joins] [--crossfades 5,10]
+//     [--detections-out nights.json] [--detections-in nights.json] [--verbose]
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
-// MERGE_GAP_SECONDS); the per-night rows are the first of each.
+// MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
+// for mergeDetections' play rules (see playsOf) and crossfade allowance (CROSSFADE_SECONDS). --detections-out saves the
+// nights' window detections chunk by chunk, --detections-in evaluates them again (no index, no
+// audio: a change to how plays are built, measured in seconds); --verbose lists every play found.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,6 +55,13 @@ const snrs = String(option('--snrs', '5,0')).split(',').map(Number);
 const roomFilter = option('--rooms', null);
 const boundsOption = option('--bounds', null);
 const gapsOption = option('--merge-gaps', null);
+const rulesOption = option('--rules', null);
+const crossfadesOption = option('--crossfades', null);
+// The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
+// rules measured again without recognising the nights again.
+const detectionsOut = option('--detections-out', null);
+const detectionsIn = option('--detections-in', null);
+const verbose = process.argv.includes('--verbose');
 const skip = (part) => process.argv.includes(`--skip-${part}`);
 
 const quantile = (values, q) => {
@@ -74,13 +86,21 @@ function crowdFor(bed, length, random) {
 
 runMain(async () => {
   ensureNodeModules();
-  ensureSystemPackages(['ffmpeg', 'espeak-ng']);
+  if (!detectionsIn) ensureSystemPackages(['ffmpeg', 'espeak-ng']);
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
   const engine = await dist('audio/fingerprint/index.js');
   const matcher = await dist('audio/fingerprint/matcher.js');
   const params = await dist('audio/fingerprint/params.js');
-  const { mergeDetections, MERGE_GAP_SECONDS } = await dist('services/recognition/recognition-timeline.js');
+  const timeline = await dist('services/recognition/recognition-timeline.js');
+  if (detectionsIn) {
+    // The nights' figures from saved window detections only (no index, no audio).
+    const saved = JSON.parse(fs.readFileSync(detectionsIn, 'utf8'));
+    if (saved.nightSplit !== nightSplit) throw new Error(`${detectionsIn} holds ${saved.nightSplit} nights`);
+    console.log(`# Nights from ${detectionsIn} (${saved.songs} songs in the index)`);
+    reportNights(saved.records, { engine, params, timeline });
+    return;
+  }
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
@@ -220,39 +240,9 @@ runMain(async () => {
     async function nights() {
       const nightRooms = rooms.filter((room) => room.split === nightSplit);
       if (nightRooms.length === 0) return;
-      const boundList = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
-      const gapList = gapsOption ? gapsOption.split(',').map(Number) : [MERGE_GAP_SECONDS];
-      // Every (evidence bound, merge gap) pair, evaluated on the same window detections.
-      const variants = boundList.flatMap((bound) => gapList.map((gap) => ({ bound, gap })));
-      const label = (v) =>
-        [boundList.length > 1 ? `bound ${v.bound}` : '', gapList.length > 1 ? `merge gap ${v.gap} s` : '']
-          .filter(Boolean)
-          .join(', ');
       const perNight = (nightHours * 3600) / nightCount;
       const outside = [...outOfIndex, ...unknownTracks];
-      const sums = variants.map(() => ({
-        seconds: 0,
-        truePlays: 0,
-        found: 0,
-        predictedOnTrue: 0,
-        falsePlays: 0,
-        starts: [],
-        ends: [],
-        lines: [],
-      }));
-      console.log(
-        `\n## Nights in the ${nightSplit} rooms (${nightCount} nights, ${nightHours} h; the server's path: 30 s chunks + 20 s tail, mergeDetections; evidence bound ${variants[0].bound}, merge gap ${variants[0].gap} s)\n`,
-      );
-      console.log(
-        '| night | room | crowd | hours | library plays | found | plays per true play | false plays | start error median / p90 | end error median / p90 | recognised at |',
-      );
-      console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-      const row = (e) =>
-        `${e.truePlays} | ${e.found} = ${pct(e.found, e.truePlays)} | ${(e.predictedOnTrue / Math.max(1, e.found)).toFixed(3)} | ` +
-        `${typeof e.falsePlays === 'number' ? e.falsePlays : e.falsePlays.length} | ${quantile(e.starts, 0.5).toFixed(1)} / ${quantile(e.starts, 0.9).toFixed(1)} s | ` +
-        `${quantile(e.ends, 0.5).toFixed(1)} / ${quantile(e.ends, 0.9).toFixed(1)} s`;
-      const total = (b, sum) =>
-        `| **all${variants.length > 1 ? `, ${label(variants[b])}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
+      const records = [];
       for (let n = 0; n < nightCount; n++) {
         const room = nightRooms[n % nightRooms.length];
         const snr = n % 2 === 0 ? 5 : 0;
@@ -283,31 +273,24 @@ runMain(async () => {
         });
         fs.rmSync(opus);
         const started = performance.now();
-        const predicted = await chunked(pcm, variants);
+        const chunks = await chunkDetections(pcm);
         const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
         const speed = seconds / ((performance.now() - started) / 1000);
-        for (const [b, list] of predicted.entries()) {
-          const e = evaluate(night.truth, list);
-          const sum = sums[b];
-          sum.seconds += seconds;
-          sum.truePlays += e.truePlays;
-          sum.found += e.found;
-          sum.predictedOnTrue += e.predictedOnTrue;
-          sum.falsePlays += e.falsePlays.length;
-          sum.starts.push(...e.starts);
-          sum.ends.push(...e.ends);
-          for (const line of [...e.misses, ...e.fragments, ...e.falsePlays])
-            sum.lines.push(`night ${n + 1}: ${line}`);
-          if (b === 0)
-            console.log(
-              `| ${n + 1} | ${room.name} | ${snr > 0 ? '+' : ''}${snr} dB | ${(seconds / 3600).toFixed(2)} | ${row(e)} | ${speed.toFixed(0)}x |`,
-            );
-        }
-        // What the nights so far give, at every bound (the log; stdout has it at the end).
-        for (const [b, sum] of sums.entries()) log(`after night ${n + 1}: ${total(b, sum)}`);
+        records.push({ night: n + 1, room: room.name, snr, seconds, speed, truth: night.truth, chunks });
+        log(`night ${n + 1} (${room.name}, ${snr} dB) recognised at ${speed.toFixed(0)}x`);
       }
-      for (const [b, sum] of sums.entries()) console.log(total(b, sum));
-      for (const line of sums[0].lines) console.log(`  ${line}`);
+      // Every song's length in frames (its peaks'), for the rules that bound a play by it.
+      const songFrames = {};
+      for (const [id, peaks] of peaksOf)
+        songFrames[id] = peaks.count === 0 ? 0 : peaks.t[peaks.count - 1] + 1;
+      if (detectionsOut) {
+        fs.writeFileSync(
+          detectionsOut,
+          JSON.stringify({ nightSplit, songs: songs.length, songFrames, records }),
+        );
+        log(`window detections written to ${detectionsOut}`);
+      }
+      reportNights(records, { engine, params, timeline });
     }
 
     /** A DJ set of about `seconds`: [{ songId|null, start, end }] and its mix at RATE. */
@@ -364,97 +347,28 @@ runMain(async () => {
     }
 
     /**
-     * The server's path: 30 s chunks, each recognised with the 20 s tail before it (as
-     * recognizeWith does: window detections, then timelineOf), merged by mergeDetections; once per
-     * variant ({ bound: evidence bound, gap: merge gap in seconds }) from one pass of window
-     * detections.
+     * The server's path, its recognising part: 30 s chunks, each with the 20 s tail before it, and
+     * each chunk's window detections (as recognizeWith makes them); playsOf builds the plays.
      */
-    async function chunked(pcm, variants) {
+    async function chunkDetections(pcm) {
       const rate = engine.FINGERPRINT_SAMPLE_RATE;
       const chunk = 30 * rate;
       const tail = 20 * rate;
-      const plays = variants.map(() => []);
+      const chunks = [];
       for (let from = 0; from < pcm.length; from += chunk) {
         const begin = Math.max(0, from - tail);
         const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
         const frames = window.length < 1024 ? 0 : Math.floor((window.length - 1024) / 256) + 1;
-        const { detections: heard } = await engine.windowDetections(
-          source,
-          window,
-          engine.windowScoreFor(frames),
-        );
-        for (const [b, { bound: evidenceBound, gap }] of variants.entries()) {
-          const found = engine.timelineOf(heard, frames, window.length / rate, { evidenceBound });
-          const detections = found.map((play) => ({
-            songId: play.songId,
-            startMs: Math.round((begin / rate + play.startS) * 1000),
-            endMs: Math.round((begin / rate + Math.max(play.startS, play.endS)) * 1000),
-            confidence: play.confidence,
-            recognizer: 'library',
-          }));
-          plays[b] = mergeDetections(plays[b], detections, gap).plays;
-        }
-      }
-      return plays.map((list) =>
-        list.map((p) => ({
-          songId: p.songId,
-          start: p.startMs / 1000,
-          end: p.endMs / 1000,
-          confidence: p.confidence,
-        })),
-      );
-    }
-
-    function evaluate(truth, predicted) {
-      const overlap = (a0, a1, b0, b1) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
-      const library = truth.filter((t) => t.songId !== null);
-      const used = new Set();
-      const starts = [];
-      const ends = [];
-      const misses = [];
-      const fragments = [];
-      let found = 0;
-      let predictedOnTrue = 0;
-      for (const play of library) {
-        const matching = predicted
-          .map((p, i) => ({ p, i, o: overlap(play.start, play.end, p.start, p.end) }))
-          .filter((c) => c.p.songId === play.songId && c.o > 0)
-          .sort((a, b) => b.o - a.o);
-        if (matching.length === 0) {
-          misses.push(
-            `missed: song ${play.songId} (${play.name}) at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s`,
-          );
-          continue;
-        }
-        found++;
-        predictedOnTrue += matching.length;
-        if (matching.length > 1)
-          fragments.push(
-            `${matching.length} plays for song ${play.songId} at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s: ${matching.map((c) => `${c.p.start.toFixed(0)}-${c.p.end.toFixed(0)}`).join(', ')}`,
-          );
-        for (const c of matching) used.add(c.i);
-        starts.push(Math.abs(matching[0].p.start - play.start));
-        ends.push(Math.abs(matching[0].p.end - play.end));
-      }
-      const falsePlays = predicted
-        .filter((_, i) => !used.has(i))
-        .map((p) => {
-          const during = truth
-            .filter((t) => t.start < p.end && t.end > p.start)
-            .map((t) => `${t.songId ?? 'outside'} (${t.name})`)
-            .join(', ');
-          return `false play: song ${p.songId} at ${p.start.toFixed(0)}-${p.end.toFixed(0)} s (confidence ${p.confidence}) while playing ${during || 'nothing'}`;
+        const { detections } = await engine.windowDetections(source, window, engine.windowScoreFor(frames));
+        chunks.push({
+          begin: begin / rate,
+          from: from / rate,
+          seconds: window.length / rate,
+          frames,
+          detections,
         });
-      return {
-        truePlays: library.length,
-        found,
-        predictedOnTrue,
-        falsePlays,
-        starts,
-        ends,
-        misses,
-        fragments,
-      };
+      }
+      return chunks;
     }
 
     // -----------------------------------------------------------------------------------------
@@ -520,3 +434,162 @@ runMain(async () => {
     fs.rmSync(work, { recursive: true, force: true });
   }
 });
+
+/**
+ * The nights' figures from their chunks' window detections: the plays built as the server builds
+ * them (playsOf), once per variant ({ bound: evidence bound, gap: merge gap in seconds }).
+ */
+function reportNights(records, { engine, params, timeline }) {
+  const boundList = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
+  const gapList = gapsOption ? gapsOption.split(',').map(Number) : [timeline.MERGE_GAP_SECONDS];
+  const ruleList = rulesOption ? rulesOption.split(',') : ['on'];
+  const crossfadeList = crossfadesOption
+    ? crossfadesOption.split(',').map(Number)
+    : [timeline.CROSSFADE_SECONDS];
+  // Every (evidence bound, merge gap, rules, crossfade) combination, on the same window detections.
+  const variants = boundList.flatMap((bound) =>
+    gapList.flatMap((gap) =>
+      ruleList.flatMap((rules) => crossfadeList.map((crossfade) => ({ bound, gap, rules, crossfade }))),
+    ),
+  );
+  const label = (v) =>
+    [
+      boundList.length > 1 ? `bound ${v.bound}` : '',
+      gapList.length > 1 ? `merge gap ${v.gap} s` : '',
+      ruleList.length > 1 ? `rules ${v.rules}` : '',
+      crossfadeList.length > 1 ? `crossfade ${v.crossfade} s` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+  const sums = variants.map(() => ({
+    seconds: 0,
+    truePlays: 0,
+    found: 0,
+    predictedOnTrue: 0,
+    falsePlays: 0,
+    starts: [],
+    ends: [],
+    lines: [],
+  }));
+  console.log(
+    `\n## Nights in the ${nightSplit} rooms (${records.length} nights; the server's path: 30 s chunks + 20 s tail, mergeDetections; evidence bound ${variants[0].bound}, merge gap ${variants[0].gap} s, rules ${variants[0].rules}, crossfade ${variants[0].crossfade} s)\n`,
+  );
+  console.log(
+    '| night | room | crowd | hours | library plays | found | plays per true play | false plays | start error median / p90 | end error median / p90 | recognised at |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  const row = (e) =>
+    `${e.truePlays} | ${e.found} = ${pct(e.found, e.truePlays)} | ${(e.predictedOnTrue / Math.max(1, e.found)).toFixed(3)} | ` +
+    `${typeof e.falsePlays === 'number' ? e.falsePlays : e.falsePlays.length} | ${quantile(e.starts, 0.5).toFixed(1)} / ${quantile(e.starts, 0.9).toFixed(1)} s | ` +
+    `${quantile(e.ends, 0.5).toFixed(1)} / ${quantile(e.ends, 0.9).toFixed(1)} s`;
+  const total = (b, sum) =>
+    `| **all${variants.length > 1 ? `, ${label(variants[b])}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
+  for (const record of records) {
+    for (const [b, variant] of variants.entries()) {
+      const e = evaluate(record.truth, playsOf(record.chunks, variant, { engine, timeline }));
+      const sum = sums[b];
+      sum.seconds += record.seconds;
+      sum.truePlays += e.truePlays;
+      sum.found += e.found;
+      sum.predictedOnTrue += e.predictedOnTrue;
+      sum.falsePlays += e.falsePlays.length;
+      sum.starts.push(...e.starts);
+      sum.ends.push(...e.ends);
+      for (const line of [...e.misses, ...e.fragments, ...e.falsePlays, ...(verbose ? e.errors : [])])
+        sum.lines.push(`night ${record.night}: ${line}`);
+      if (b === 0)
+        console.log(
+          `| ${record.night} | ${record.room} | ${record.snr > 0 ? '+' : ''}${record.snr} dB | ${(record.seconds / 3600).toFixed(2)} | ${row(e)} | ${record.speed.toFixed(0)}x |`,
+        );
+    }
+  }
+  for (const [b, sum] of sums.entries()) console.log(total(b, sum));
+  for (const line of sums[0].lines) console.log(`  ${line}`);
+}
+
+/**
+ * The server's path, its play-building part: each chunk's window detections made plays
+ * (timelineOf), mapped to the recording's time (libraryDetections) and merged into its timeline
+ * by mergeDetections, with the variant's evidence bound, merge gap, crossfade and play rules
+ * ('on': as the server; 'starts': plays start where their song began, no join by position;
+ * 'joins': the reverse; 'off': neither, the song's start not even told).
+ */
+function playsOf(chunks, { bound: evidenceBound, gap, rules, crossfade }, { engine, timeline }) {
+  let plays = [];
+  for (const chunk of chunks) {
+    const found = engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds, { evidenceBound });
+    const pieces = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
+    let detections = timeline.libraryDetections(found, pieces);
+    if (rules === 'off') detections = detections.map(({ songStartMs: _, ...rest }) => rest);
+    plays = timeline.mergeDetections(plays, detections, {
+      gapSeconds: gap,
+      streamStartMs: 0,
+      songStarts: rules === 'on' || rules === 'starts',
+      continuity: rules === 'on' || rules === 'joins',
+      crossfadeSeconds: crossfade,
+    }).plays;
+  }
+  return plays.map((p) => ({
+    songId: p.songId,
+    start: p.startMs / 1000,
+    end: p.endMs / 1000,
+    confidence: p.confidence,
+  }));
+}
+
+function evaluate(truth, predicted) {
+  const overlap = (a0, a1, b0, b1) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+  const library = truth.filter((t) => t.songId !== null);
+  const used = new Set();
+  const starts = [];
+  const ends = [];
+  const misses = [];
+  const fragments = [];
+  const errors = [];
+  let found = 0;
+  let predictedOnTrue = 0;
+  for (const play of library) {
+    const matching = predicted
+      .map((p, i) => ({ p, i, o: overlap(play.start, play.end, p.start, p.end) }))
+      .filter((c) => c.p.songId === play.songId && c.o > 0)
+      .sort((a, b) => b.o - a.o);
+    if (matching.length === 0) {
+      misses.push(
+        `missed: song ${play.songId} (${play.name}) at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s`,
+      );
+      continue;
+    }
+    found++;
+    predictedOnTrue += matching.length;
+    if (matching.length > 1)
+      fragments.push(
+        `${matching.length} plays for song ${play.songId} at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s: ${matching.map((c) => `${c.p.start.toFixed(0)}-${c.p.end.toFixed(0)}`).join(', ')}`,
+      );
+    for (const c of matching) used.add(c.i);
+    starts.push(Math.abs(matching[0].p.start - play.start));
+    ends.push(Math.abs(matching[0].p.end - play.end));
+    errors.push(
+      `song ${play.songId} at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s: ${matching.map((c) => `${c.p.start.toFixed(0)}-${c.p.end.toFixed(0)}`).join(', ')} (start ${(matching[0].p.start - play.start).toFixed(1)} s, end ${(matching[0].p.end - play.end).toFixed(1)} s)`,
+    );
+  }
+  const falsePlays = predicted
+    .filter((_, i) => !used.has(i))
+    .map((p) => {
+      const during = truth
+        .filter((t) => t.start < p.end && t.end > p.start)
+        .map((t) => `${t.songId ?? 'outside'} (${t.name})`)
+        .join(', ');
+      return `false play: song ${p.songId} at ${p.start.toFixed(0)}-${p.end.toFixed(0)} s (confidence ${p.confidence}) while playing ${during || 'nothing'}`;
+    });
+  return {
+    truePlays: library.length,
+    found,
+    predictedOnTrue,
+    falsePlays,
+    starts,
+    ends,
+    misses,
+    fragments,
+    errors,
+  };
+}

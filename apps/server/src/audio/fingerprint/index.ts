@@ -60,6 +60,14 @@ export interface TimelinePlay {
   endS: number;
   /** 0-1; 0.5 is the engine's own threshold of "heard". */
   confidence: number;
+  /**
+   * Where the song's own start (its position 0) lies, in seconds from the start of the samples, as
+   * its best window hears it (negative when the song began before them): a play whose first
+   * seconds were masked or lie before the samples began earlier than `startS`.
+   */
+  songStartS: number;
+  /** The song's seconds per second of the samples (1.03: played 3% faster). */
+  tempo: number;
 }
 
 export interface FingerprintDeps {
@@ -342,6 +350,8 @@ export function timelineOf(
     startS: round2(play.first * FRAME_SECONDS),
     endS: round2(Math.min(seconds, play.last * FRAME_SECONDS + TAIL_SECONDS)),
     confidence: round2(confidenceOf(strengthOf(play, bounds))),
+    songStartS: round2(play.songStart * FRAME_SECONDS),
+    tempo: Math.round(play.tempo * 1e4) / 1e4,
   }));
 }
 

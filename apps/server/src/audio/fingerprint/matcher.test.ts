@@ -157,6 +157,29 @@ describe('matcher', () => {
     ]);
   });
 
+  it("tells where the song began from its best window's position and tempo", () => {
+    // Heard from frame 1000 on, 3,000 frames into the song at +4% (speed): the song began
+    // 3,000 / 1.04 frames before, whatever the window that heard it first.
+    const faster = WARPS.findIndex((w) => w.a === 1.04 && w.pitch);
+    const base = { songId: 7, warp: faster, first: 1000, last: 1600, window: 1000 };
+    const position = (frame: number) => 3000 + 1.04 * (frame - 1000);
+    const offsetAt = (frame: number) => position(frame) - 1.04 * frame;
+    const [play] = chainDetections([
+      { ...base, score: 40, offset: offsetAt(1000) + 3 },
+      {
+        ...base,
+        score: 80,
+        offset: offsetAt(1000),
+        first: 1000 + CORROBORATING_FRAMES,
+        last: 1600 + CORROBORATING_FRAMES,
+        window: 1000 + CORROBORATING_FRAMES,
+      },
+    ]);
+    expect(play!.first).toBe(1000);
+    expect(play!.tempo).toBe(1.04);
+    expect(play!.songStart).toBeCloseTo(1000 - 3000 / 1.04, 6);
+  });
+
   it('merges pieces of one play heard at inconsistent positions (a repeated chorus) when close', () => {
     const base = { songId: 7, warp: 0, score: 60 };
     const plays = chainDetections([

@@ -749,6 +749,15 @@ export interface Play {
    * 0 when it does not. See EVIDENCE_BOUND.
    */
   evidence: number;
+  /**
+   * Where the song's own start (its position 0) lies, in query frames, as its best window hears
+   * it: that window's position in the song taken back at its tempo (negative when the song began
+   * before the signal). A play heard from its first seconds has its first frame there; a play
+   * whose beginning was masked or cut off by the signal's start begins earlier than `first`.
+   */
+  songStart: number;
+  /** Song frames per query frame (the best window's warp: above 1, the song is played faster). */
+  tempo: number;
 }
 
 /**
@@ -791,6 +800,8 @@ export function chainDetections(
     strongFrom: number;
     strongTo: number;
     total: number;
+    songStart: number;
+    tempo: number;
   };
   const opened: Open[] = [];
   // The song's plays a detection can still extend: every one, not only the latest, so that a
@@ -818,6 +829,8 @@ export function chainDetections(
       if (d.score > best.score) {
         best.score = d.score;
         best.warp = d.warp;
+        best.songStart = -d.offset / a;
+        best.tempo = a;
       }
       best.offset = d.offset;
       best.a = a;
@@ -843,12 +856,27 @@ export function chainDetections(
       strongFrom: strong ? d.window : -1,
       strongTo: strong ? d.window : -1,
       total: d.score,
+      songStart: -d.offset / a,
+      tempo: a,
     };
     opened.push(play);
     alive.push(play);
   }
   const plays = opened.map(
-    ({ songId, first, last, score, warp, fromWindow, toWindow, strongFrom, strongTo, total }) => ({
+    ({
+      songId,
+      first,
+      last,
+      score,
+      warp,
+      fromWindow,
+      toWindow,
+      strongFrom,
+      strongTo,
+      total,
+      songStart,
+      tempo,
+    }) => ({
       songId,
       first,
       last,
@@ -856,6 +884,8 @@ export function chainDetections(
       warp,
       corroborated: strongFrom >= 0 && strongTo - strongFrom >= CORROBORATING_FRAMES,
       evidence: toWindow - fromWindow >= CORROBORATING_FRAMES ? total : 0,
+      songStart,
+      tempo,
     }),
   );
   const confirmed = (play: Play) =>
@@ -927,6 +957,8 @@ function mergeNearPlays(plays: Play[], minScore: number, evidenceBound: number):
       if (play.score > last.score) {
         last.score = play.score;
         last.warp = play.warp;
+        last.songStart = play.songStart;
+        last.tempo = play.tempo;
       }
     } else merged.push({ ...play });
   }

@@ -20,12 +20,11 @@ import {
   songForMatch,
 } from './recognition-cloud.js';
 import {
-  type Detection,
+  libraryDetections,
   mergeDetections,
   type PlaySpan,
   uncoveredStretches,
   type WindowPiece,
-  windowTimeToMs,
 } from './recognition-timeline.js';
 
 /** How much of the chunk before is recognised again with each chunk. */
@@ -123,8 +122,27 @@ export interface ChunkResult {
 }
 
 /**
+ * When the stream that `chunk` belongs to began: the recorded_at of the first of the chunks
+ * before it that follow one another without a pause (within CONTINUITY_TOLERANCE_SECONDS). No
+ * play heard in the chunk starts before it.
+ */
+export function streamStartOf(chunks: readonly ChunkRow[], chunk: ChunkRow): number {
+  const byNumber = new Map(chunks.map((row) => [row.chunkNumber, row]));
+  let first = chunk;
+  for (;;) {
+    const before = byNumber.get(first.chunkNumber - 1);
+    if (!before) break;
+    const beforeEndMs = before.recordedAt.getTime() + before.durationSeconds * 1000;
+    if (Math.abs(first.recordedAt.getTime() - beforeEndMs) > CONTINUITY_TOLERANCE_SECONDS * 1000) break;
+    first = before;
+  }
+  return first.recordedAt.getTime();
+}
+
+/**
  * Recognises one chunk (with the tail of the chunk before) into `timeline`; returns the merged
- * timeline and what happened to the chunk.
+ * timeline and what happened to the chunk. `streamStartMs` (streamStartOf) bounds where a play
+ * heard in it may start.
  */
 export async function recognizeChunk(
   deps: AppDeps,
@@ -133,6 +151,7 @@ export async function recognizeChunk(
   samples: Float32Array,
   timeline: Timeline,
   cloud: readonly CloudRecognizer[],
+  streamStartMs: number = chunk.recordedAt.getTime(),
 ): Promise<{ timeline: Timeline; error: string | null }> {
   const rate = FINGERPRINT_SAMPLE_RATE;
   const chunkStartMs = chunk.recordedAt.getTime();
@@ -156,15 +175,8 @@ export async function recognizeChunk(
   window.set(tail, 0);
   window.set(samples, tail.length);
 
-  const found = await recognizeTimeline(deps.db, window);
-  const detections: Detection[] = found.map((play) => ({
-    songId: play.songId,
-    startMs: Math.round(windowTimeToMs(pieces, play.startS)),
-    endMs: Math.round(windowTimeToMs(pieces, Math.max(play.startS, play.endS))),
-    confidence: Math.min(1, Math.max(0, play.confidence)),
-    recognizer: 'library',
-  }));
-  let merged = mergeDetections(timeline.plays, detections);
+  const detections = libraryDetections(await recognizeTimeline(deps.db, window), pieces);
+  let merged = mergeDetections(timeline.plays, detections, { streamStartMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
 
   // Stretches of this chunk that nothing covers: the cloud providers' turn.
@@ -194,9 +206,11 @@ export async function recognizeChunk(
       const songId = await songForMatch(deps.db, outcome.match, (created) =>
         queueMetadataLookups(deps, [created]),
       );
-      const next = mergeDetections(merged.plays, [
-        { songId, startMs, endMs, confidence: outcome.match.score, recognizer: outcome.match.provider },
-      ]);
+      const next = mergeDetections(
+        merged.plays,
+        [{ songId, startMs, endMs, confidence: outcome.match.score, recognizer: outcome.match.provider }],
+        { streamStartMs },
+      );
       merged = next;
       removedIds = [...removedIds, ...next.removedIds];
     }

@@ -16,6 +16,19 @@ const detection = (songId: number, start: number, end: number, confidence = 0.5)
   confidence,
   recognizer: 'library',
 });
+/** A library detection that hears its song as begun at `songStart`. */
+const heard = (
+  songId: number,
+  start: number,
+  end: number,
+  songStart: number,
+  confidence = 0.8,
+): Detection => ({
+  ...detection(songId, start, end, confidence),
+  songStartMs: s(songStart),
+});
+const spans = (plays: readonly PlaySpan[]) =>
+  plays.map((play) => [play.id, play.songId, play.startMs / 1000, play.endMs / 1000]);
 const stored = (id: number, songId: number, start: number, end: number, confidence = 0.5): PlaySpan => ({
   ...detection(songId, start, end, confidence),
   id,
@@ -100,6 +113,108 @@ describe('mergeDetections', () => {
   it('lets a crossfade overlap: two songs at once stay two plays', () => {
     const { plays } = mergeDetections([], [detection(7, 0, 40), detection(8, 35, 80)]);
     expect(plays).toHaveLength(2);
+  });
+});
+
+describe('mergeDetections: where a play starts, from its song position', () => {
+  it('starts a play where its song began when its first seconds were not heard', () => {
+    // Heard from 100 s at 60 s into the song (the first minute masked): the play started at 40 s.
+    const { plays } = mergeDetections([], [heard(7, 100, 130, 40)]);
+    expect(spans(plays)).toEqual([[null, 7, 40, 130]]);
+    // Heard from its start: half a second earlier.
+    expect(spans(mergeDetections([], [heard(7, 100, 130, 99.5)]).plays)).toEqual([[null, 7, 99.5, 130]]);
+    // Without the song's start (a cloud match), the first window as before.
+    expect(spans(mergeDetections([], [detection(7, 100, 130)]).plays)).toEqual([[null, 7, 100, 130]]);
+  });
+
+  it('bounds that start by the play before it, less a crossfade, and by the stream’s start', () => {
+    const before = stored(1, 5, 0, 70);
+    const { plays } = mergeDetections([before], [heard(7, 100, 130, 40)]);
+    expect(spans(plays)).toEqual([
+      [1, 5, 0, 70],
+      [null, 7, 60, 130],
+    ]);
+    expect(spans(mergeDetections([], [heard(7, 100, 130, 40)], { streamStartMs: s(55) }).plays)).toEqual([
+      [null, 7, 55, 130],
+    ]);
+    // A play before that overlaps the detection itself never pushes its start later.
+    expect(spans(mergeDetections([stored(1, 5, 0, 125)], [heard(7, 100, 130, 40)]).plays)).toEqual([
+      [1, 5, 0, 125],
+      [null, 7, 100, 130],
+    ]);
+    expect(spans(mergeDetections([], [heard(7, 100, 130, 40)], { songStarts: false }).plays)).toEqual([
+      [null, 7, 100, 130],
+    ]);
+  });
+
+  it('moves a stored play’s start earlier when a later detection hears where its song began', () => {
+    const { plays } = mergeDetections([stored(1, 7, 100, 130)], [heard(7, 125, 160, 70)]);
+    expect(plays).toEqual([{ ...stored(1, 7, 70, 160, 0.8), changed: true }]);
+  });
+});
+
+describe('mergeDetections: one play or two, from the song position', () => {
+  it('joins a play whose song was heard going on after a long unheard stretch', () => {
+    // 0-60 s, then nothing for 90 s (masked), then heard again 150 s into the song: one play.
+    const { plays } = mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 1)]);
+    expect(spans(plays)).toEqual([[1, 7, 0, 180]]);
+    // The same gap heard at a position the play had not reached yet: a new play.
+    expect(spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 120)]).plays)).toEqual([
+      [1, 7, 0, 60],
+      [null, 7, 120, 180],
+    ]);
+    expect(
+      spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 1)], { continuity: false }).plays),
+    ).toEqual([
+      [1, 7, 0, 60],
+      [null, 7, 50, 180],
+    ]);
+  });
+
+  it('does not join across a play of another song heard in between', () => {
+    const { plays } = mergeDetections([stored(1, 7, 0, 60), stored(2, 8, 70, 140)], [heard(7, 150, 180, 1)]);
+    expect(spans(plays)).toEqual([
+      [1, 7, 0, 60],
+      [2, 8, 70, 140],
+      [null, 7, 130, 180],
+    ]);
+  });
+
+  it('allows the tempo’s error: a second and 2% of the song’s position', () => {
+    // Heard 200 s into the song: its start may be seen up to 5 s off.
+    expect(spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 204, 230, 4.5)]).plays)).toEqual([
+      [1, 7, 0, 230],
+    ]);
+    expect(spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 206, 230, 6)]).plays)).toHaveLength(2);
+  });
+
+  it('lets a weak piece at the position the play had reached stretch it', () => {
+    const { plays } = mergeDetections([stored(1, 7, 0, 30)], [heard(7, 40, 50, 0, 0.55)]);
+    expect(spans(plays)).toEqual([[1, 7, 0, 50]]);
+  });
+
+  it('keeps a song played again from its beginning as a second play, even right after the first', () => {
+    const { plays } = mergeDetections([stored(1, 7, 0, 200)], [heard(7, 212, 240, 205)]);
+    expect(spans(plays)).toEqual([
+      [1, 7, 0, 200],
+      [null, 7, 205, 240],
+    ]);
+    // Heard 30 s into the song after the gap: the song went on, not played again.
+    expect(spans(mergeDetections([stored(1, 7, 0, 200)], [heard(7, 212, 240, 182)]).plays)).toEqual([
+      [1, 7, 0, 240],
+    ]);
+  });
+
+  it('is idempotent with the song’s start too', () => {
+    const detections = [heard(5, 0, 70, 0), heard(7, 100, 130, 40), heard(7, 150, 200, 41)];
+    const first = mergeDetections([], detections);
+    const asStored = first.plays.map((play, index) => ({ ...play, id: index + 1 }));
+    const second = mergeDetections(asStored, detections);
+    expect(second.plays).toEqual(asStored);
+    expect(spans(asStored)).toEqual([
+      [1, 5, 0, 70],
+      [2, 7, 60, 200],
+    ]);
   });
 });
 

@@ -5,10 +5,16 @@
  * - a decoded window (the tail of the chunk before + the chunk) maps to wall-clock time piece by
  *   piece, each piece from its own chunk's recorded_at;
  * - detections merge into the plays already known: the same song heard again within
- *   MERGE_GAP_SECONDS of one of its plays extends that play (start = min, end = max, confidence =
- *   max), and a detection that bridges two plays of the same song joins them into one. Anything
- *   else is a new play. Merging a detection twice changes nothing, which makes processing a chunk
- *   again harmless;
+ *   MERGE_GAP_SECONDS of one of its plays, or later at the position the play had reached by then
+ *   (the song went on, unheard between, whatever the gap), extends that play (start = min,
+ *   end = max, confidence = max), and a detection that bridges two plays of the same song joins
+ *   them into one. A song heard again from its beginning after its play ended is played again: a
+ *   new play. Anything else is a new play. Merging a detection twice changes nothing, which makes
+ *   processing a chunk again harmless;
+ * - a library play starts where its song began as heard (the song's position taken back at its
+ *   tempo), not at its first window: its first seconds may have been masked by the crowd, or lie
+ *   in chunks heard before. That start is bounded by the stream's start and by the end of the play
+ *   before it, less a crossfade;
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
 
@@ -20,6 +26,17 @@
  * nights": 20 s split 8 songs of the held-out nights by gaps of 20-60 s).
  */
 export const MERGE_GAP_SECONDS = 45;
+
+/**
+ * How far the song's start as heard by two detections of one continuous play may differ: a
+ * second, and the tempo's error (the warps' steps, docs: fingerprint README step 3) over the
+ * position the start is taken back from.
+ */
+export const CONTINUITY_SECONDS = 1;
+export const CONTINUITY_PER_SECOND = 0.02;
+
+/** How much a play may overlap the play before it at its start (a DJ's crossfade). */
+export const CROSSFADE_SECONDS = 10;
 
 /** Confidence of a score 1.5 times the engine's threshold (1 - 0.5^1.5). */
 export const WEAK_CONFIDENCE = 0.64;
@@ -50,6 +67,32 @@ export interface Detection {
   endMs: number;
   confidence: number | null;
   recognizer: Recognizer;
+  /**
+   * The library's detections: when the song's own start (its position 0) was, as heard (the
+   * engine's songStartS); at or before startMs for a song played from its beginning.
+   */
+  songStartMs?: number | null;
+}
+
+/** What the engine reports of a play in a decoded window (audio/fingerprint's TimelinePlay). */
+export interface HeardPlay {
+  songId: number;
+  startS: number;
+  endS: number;
+  confidence: number;
+  songStartS: number;
+}
+
+/** The engine's plays of a decoded window (its `pieces`) as library detections in wall-clock time. */
+export function libraryDetections(found: readonly HeardPlay[], pieces: readonly WindowPiece[]): Detection[] {
+  return found.map((play) => ({
+    songId: play.songId,
+    startMs: Math.round(windowTimeToMs(pieces, play.startS)),
+    endMs: Math.round(windowTimeToMs(pieces, Math.max(play.startS, play.endS))),
+    confidence: Math.min(1, Math.max(0, play.confidence)),
+    recognizer: 'library',
+    songStartMs: Math.round(windowTimeToMs(pieces, play.songStartS)),
+  }));
 }
 
 /** A play of the recording being built: stored already (`id`) or new. */
@@ -68,36 +111,108 @@ export interface MergeResult {
 const maxConfidence = (a: number | null, b: number | null) =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
+export interface MergeOptions {
+  /** MERGE_GAP_SECONDS unless given (the benchmarks' sweeps). */
+  gapSeconds?: number;
+  /** The start of the stream the detections were heard in: no play starts before it. */
+  streamStartMs?: number;
+  /** Whether a library play starts where its song began as heard (true). */
+  songStarts?: boolean;
+  /** Whether a detection later at the position a play had reached by then joins it (true). */
+  continuity?: boolean;
+  crossfadeSeconds?: number;
+}
+
+/** Seconds of the song already played when a detection was first heard (0 when unknown). */
+const positionS = (detection: Detection) =>
+  detection.songStartMs == null ? 0 : Math.max(0, (detection.startMs - detection.songStartMs) / 1000);
+
+/**
+ * Whether `detection` hears `play`'s song where that play had got to by then: its song began no
+ * later than the play did (within CONTINUITY_SECONDS and the tempo's error), and it is heard
+ * after the play started. A play's start is at or after where its song began, whatever bounded
+ * it, so this holds for every later stretch of one continuous play, and for no replay.
+ */
+const continues = (play: PlaySpan, detection: Detection) =>
+  detection.songStartMs != null &&
+  detection.startMs >= play.startMs &&
+  detection.songStartMs <=
+    play.startMs + 1000 * (CONTINUITY_SECONDS + CONTINUITY_PER_SECOND * positionS(detection));
+
+/**
+ * Whether `detection` hears `play`'s song played again: from its first seconds (within a
+ * crossfade of its beginning), and its song began after the play was last heard.
+ */
+const replays = (play: PlaySpan, detection: Detection, crossfadeMs: number) =>
+  detection.songStartMs != null &&
+  detection.songStartMs >= play.endMs &&
+  detection.startMs - detection.songStartMs <= crossfadeMs;
+
 /** Merges detections into plays (see the file comment); the input list is not modified. */
 export function mergeDetections(
   existing: readonly PlaySpan[],
   detections: readonly Detection[],
-  gapSeconds = MERGE_GAP_SECONDS,
+  {
+    gapSeconds = MERGE_GAP_SECONDS,
+    streamStartMs = Number.NEGATIVE_INFINITY,
+    songStarts = true,
+    continuity = true,
+    crossfadeSeconds = CROSSFADE_SECONDS,
+  }: MergeOptions = {},
 ): MergeResult {
   const gapMs = gapSeconds * 1000;
+  const crossfadeMs = crossfadeSeconds * 1000;
   let plays = existing.map((play) => ({ ...play }));
   const removedIds: number[] = [];
   for (const detection of detections) {
+    // A play of another song heard wholly between a play and the detection: the song did not
+    // go on unheard there, whatever its position says.
+    const between = (play: PlaySpan) =>
+      plays.some(
+        (other) =>
+          other.songId !== play.songId && other.startMs >= play.endMs && other.endMs <= detection.startMs,
+      );
     const touching = plays.filter(
       (play) =>
         play.songId === detection.songId &&
-        detection.startMs <= play.endMs + gapMs &&
-        detection.endMs >= play.startMs - gapMs,
+        ((detection.startMs <= play.endMs + gapMs &&
+          detection.endMs >= play.startMs - gapMs &&
+          !replays(play, detection, crossfadeMs)) ||
+          (continuity && continues(play, detection) && !between(play))),
     );
+    // Where the song began, as heard: bounded by the stream's start and the end of the play
+    // before it (less a crossfade), and never after the detection itself.
+    let startMs = detection.startMs;
+    if (songStarts && detection.songStartMs != null && detection.songStartMs < detection.startMs) {
+      let bound = streamStartMs;
+      for (const play of plays) {
+        if (!touching.includes(play) && play.startMs < detection.startMs)
+          bound = Math.max(bound, play.endMs - crossfadeMs);
+      }
+      startMs = Math.min(detection.startMs, Math.max(detection.songStartMs, bound));
+    }
     if (touching.length === 0) {
-      plays.push({ ...detection, id: null, changed: false });
+      const { songStartMs: _, ...span } = detection;
+      plays.push({ ...span, startMs, id: null, changed: false });
       continue;
     }
     // A weak piece after a gap beside a play of its song (one window barely over the threshold,
-    // in another chunk) is more likely chance than the song going on: it does not stretch it.
+    // in another chunk) is more likely chance than the song going on: it does not stretch it,
+    // unless it hears the song where the play had got to.
     const overlaps = touching.some(
       (play) => detection.startMs <= play.endMs && detection.endMs >= play.startMs,
     );
-    if (!overlaps && detection.confidence !== null && detection.confidence < WEAK_CONFIDENCE) continue;
+    const weak = detection.confidence !== null && detection.confidence < WEAK_CONFIDENCE;
+    if (
+      !overlaps &&
+      weak &&
+      !(continuity && touching.some((play) => continues(play, detection) && !between(play)))
+    )
+      continue;
     // Keep a stored play when there is one (its id, and what was announced live, stay valid).
     touching.sort((a, b) => (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || a.startMs - b.startMs);
     const target = touching[0]!;
-    const startMs = Math.min(detection.startMs, ...touching.map((play) => play.startMs));
+    startMs = Math.min(startMs, ...touching.map((play) => play.startMs));
     const endMs = Math.max(detection.endMs, ...touching.map((play) => play.endMs));
     let confidence = detection.confidence;
     for (const play of touching) confidence = maxConfidence(confidence, play.confidence);

@@ -28,6 +28,7 @@ import {
   decodeReason,
   recognizeChunk,
   rememberTail,
+  streamStartOf,
   type Timeline,
   tailOf,
 } from './recognition-chunk.js';
@@ -160,7 +161,15 @@ export async function processRecording(
       const previous = previousChunk
         ? { chunk: previousChunk, tail: await tailOf(deps, previousChunk) }
         : null;
-      const outcome = await recognizeChunk(deps, chunk, previous, samples, timeline, cloud);
+      const outcome = await recognizeChunk(
+        deps,
+        chunk,
+        previous,
+        samples,
+        timeline,
+        cloud,
+        streamStartOf(chunks, chunk),
+      );
       timeline = outcome.timeline;
       results.push({ chunk, error: outcome.error });
     }
