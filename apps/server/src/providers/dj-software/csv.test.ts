@@ -181,4 +181,27 @@ describe('CSV writer', () => {
     );
     expect(custom).toBe('Track,By\r\nBlues Jam,\r\n');
   });
+
+  it('writes every cell byte for byte: empty for a missing field, 0 kept, quoted at an edge space or a tab', () => {
+    const edges: DjTrack = { key: 'c', title: ' Lead', artist: 'Tab\there', playCount: 0, bpm: 0 };
+    const tracks = [...source.tracks, edges];
+    expect(
+      csvWriter.write({ tracks, playlists: [{ name: 'P', path: [], trackKeys: ['c', 'b', 'a'] }] }),
+    ).toBe(
+      'Title,Artist,Album,Genre,Location,Duration,BPM,Key,Play Count,Date Added,Rating\r\n' +
+        '" Lead","Tab\there",,,,,0,,0,,\r\n' +
+        'Blues Jam,,,,,240,,,,,\r\n' +
+        '"Señorita, ""Live""","Shawn Mendes; Camila Cabello","Line\nbreak",Contemporary,' +
+        '/Users/dj/Music/Señorita.m4a,190.5,117.25,8A,31,2019-07-01,5\r\n',
+    );
+    const history = csvWriter.write({ ...source, tracks }) as string;
+    expect(history.split('\r\n').slice(1)).toEqual([
+      '"Señorita, ""Live""","Shawn Mendes; Camila Cabello","Line\nbreak",Contemporary,' +
+        '/Users/dj/Music/Señorita.m4a,190.5,117.25,8A,31,2019-07-01,5,2024-05-04T02:02:10Z',
+      'Blues Jam,,,,,240,,,,,,2024-05-04T05:03:05Z',
+      '"Señorita, ""Live""","Shawn Mendes; Camila Cabello","Line\nbreak",Contemporary,' +
+        '/Users/dj/Music/Señorita.m4a,190.5,117.25,8A,31,2019-07-01,5,2024-05-04T05:10:00Z',
+      '',
+    ]);
+  });
 });

@@ -169,10 +169,20 @@ export function csvHeader(fields: ReadonlyArray<keyof DjCsvMapping>, mapping: Dj
   return fields.map((field) => quote(mapping[field]!)).join(',');
 }
 
-/** One track's row (and its play time in a history), without its line end. */
+/**
+ * One track's row (and its play time in a history), without its line end. Appended cell by cell:
+ * with a copy of the track and an array of its cells per row, the 1,378 rows of an event's CSV
+ * export took 3-8 ms on a loaded machine, and take 0.4-0.7 ms so (docs/performance.md).
+ */
 export function csvRow(fields: ReadonlyArray<keyof DjCsvMapping>, track: DjTrack, playedAt?: string): string {
-  const values: Partial<Record<keyof DjCsvMapping, string | number>> = { ...track, playedAt };
-  return fields.map((field) => quote(values[field] === undefined ? '' : String(values[field]))).join(',');
+  let row = '';
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i]!;
+    const value = field === 'playedAt' ? playedAt : track[field];
+    if (i > 0) row += ',';
+    if (value !== undefined) row += quote(String(value));
+  }
+  return row;
 }
 
 /** Lines end in CRLF, the last one too. */

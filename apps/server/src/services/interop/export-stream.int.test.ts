@@ -1,18 +1,25 @@
+import { parse } from 'csv-parse/sync';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, playlistSongs, playlists, songs } from '../../db/schema.js';
+import { events, playlistSongs, playlists, plays as playsTable, songs } from '../../db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
+import { foldPlaySummary } from '../analytics/play-summary.js';
 import { type NewPlay, recordPlays } from '../plays.js';
 import { type ExportSelection, exportSongs, streamSongsCsv } from './export.js';
 
 /**
  * The CSV export written while it is read (streamSongsCsv) must be the very bytes of the CSV
  * built in one piece (exportSongs), for the whole library, a filter, a playlist, an event and the
- * fresh songs pool, over more songs than one batch of its cursor; and it must give its
- * connection back whether the file was read to the end or abandoned half way.
+ * fresh songs pool, over more songs than one batch of its cursor; its play counts (from the play
+ * summary for songs folded and unchanged since) must be those counted from the plays, before and
+ * after a fold; and it must give its connection back whether the file was read to the end or
+ * abandoned half way.
  */
 
 let t: TestDatabase;
 const SONGS = 2_345;
+let songIds: number[] = [];
+let eventId = 0;
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -38,10 +45,12 @@ beforeAll(async () => {
       .returning({ id: songs.id });
     ids.push(...inserted.map((row) => row.id));
   }
+  songIds = ids;
   const [event] = await t.db
     .insert(events)
     .values({ name: 'Night, "one"', startDate: '2026-03-14', endDate: '2026-03-15', timezone: 'UTC' })
     .returning({ id: events.id });
+  eventId = event!.id;
   const plays: NewPlay[] = ids
     .filter((_, i) => i % 11 === 0)
     .flatMap((songId, k) =>
@@ -106,6 +115,66 @@ describe('CSV export written while it is read', () => {
     // The whole library spans several batches and every song is in it.
     const library = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
     expect(library.split('\r\n').length).toBe(SONGS + 2);
+  });
+
+  it("counts each song's plays as the plays do, folded or changed since the fold", async () => {
+    const playCounts = async (selection: ExportSelection) => {
+      const text = (await read((await streamSongsCsv(t, selection)).stream)).toString('utf8');
+      const [header, ...rows] = parse(text) as string[][];
+      const column = header!.indexOf('Play Count');
+      return rows.map((row) => Number(row[column]));
+    };
+    /** Play counts from the plays, in the library's order and in the event's order. */
+    const recomputed = async () => {
+      const { rows } = await t.pool.query<{ library: number[]; event: number[] }>(
+        `select
+          (select array_agg((select count(*) from plays p where p.song_id = s.id)::int
+             order by s.artist, s.title, s.id) from songs s) as library,
+          (select array_agg((select count(*) from plays p where p.song_id = e.song_id)::int
+             order by e.first_play, e.song_id)
+           from (select song_id, min(started_at) as first_play from plays where event_id = $1 group by song_id) e) as event`,
+        [eventId],
+      );
+      return rows[0]!;
+    };
+    const expectExact = async () => {
+      const expected = await recomputed();
+      expect(await playCounts({})).toEqual(expected.library);
+      expect(await playCounts({ eventId })).toEqual(expected.event);
+    };
+    await foldPlaySummary(t.pool);
+    await expectExact();
+    const played = songIds.filter((_, i) => i % 11 === 0);
+    // Changed since the fold: more plays of one song (at another event, so the event's list stays),
+    // a first play of a song never played, every play of another deleted, a genre changed.
+    const [other] = await t.db
+      .insert(events)
+      .values({ name: 'Later', startDate: '2026-04-01', endDate: '2026-04-01', timezone: 'UTC' })
+      .returning({ id: events.id });
+    const at = (minute: number) => new Date(Date.UTC(2026, 3, 1, 21, minute));
+    await recordPlays(t.db, [
+      ...[0, 1, 2].map((minute) => ({
+        songId: played[3]!,
+        eventId: other!.id,
+        startedAt: at(minute),
+        source: 'manual' as const,
+      })),
+      { songId: songIds[1]!, eventId: other!.id, startedAt: at(9), source: 'manual' as const },
+    ]);
+    await t.db.delete(playsTable).where(eq(playsTable.songId, played[5]!));
+    await t.db
+      .update(songs)
+      .set({ genre: 'Acoustic' })
+      .where(inArray(songs.id, [played[7]!, played[8]!]));
+    const [{ count } = { count: 0 }] = (
+      await t.pool.query<{ count: number }>(
+        'select count(distinct song_id)::int as count from play_summary_dirty',
+      )
+    ).rows;
+    expect(count).toBe(5);
+    await expectExact();
+    await foldPlaySummary(t.pool);
+    await expectExact();
   });
 
   it('gives its connection back when the download is abandoned', async () => {

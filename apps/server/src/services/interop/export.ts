@@ -126,16 +126,19 @@ async function planExport(db: Db, options: ExportSelection): Promise<ExportPlan>
     );
   }
   if (options.eventId !== undefined) {
-    const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, options.eventId));
+    const firstPlay = min(plays.startedAt);
+    // Both at once (an unknown event has no plays either): one round trip less.
+    const [[event], rows] = await Promise.all([
+      db.select({ name: events.name }).from(events).where(eq(events.id, options.eventId)),
+      db
+        .select({ songId: plays.songId })
+        .from(plays)
+        .where(eq(plays.eventId, options.eventId))
+        .groupBy(plays.songId)
+        .orderBy(asc(firstPlay), asc(plays.songId)),
+    ]);
     if (!event) throw notFound('Event', options.eventId);
     listName = `${event.name} (played)`;
-    const firstPlay = min(plays.startedAt);
-    const rows = await db
-      .select({ songId: plays.songId })
-      .from(plays)
-      .where(eq(plays.eventId, options.eventId))
-      .groupBy(plays.songId)
-      .orderBy(asc(firstPlay), asc(plays.songId));
     order = rows.map((row) => row.songId);
     conditions.push(sql`${songs.id} in (select song_id from plays where event_id = ${options.eventId})`);
   }
@@ -198,6 +201,19 @@ function toTrack(row: ExportRow, mappings: readonly PathMapping[]): DjTrack {
  * seconds).
  */
 const playCount = sql<number>`(select coalesce(sum(w.play_count), 0) from song_window_plays w where w.song_id = ${songs.id})::int`;
+
+/**
+ * A song's number of plays in the CSV stream's query, which joins `play_summary_songs` as
+ * `summary` and the dirty songs as `dirty`: a song folded and unchanged since has its plays in its
+ * row of the play summary (one row per song; none for a song without plays), a dirty song (changed
+ * since the last fold) in song_window_plays as they are now, as Top Songs reads them
+ * (docs/metrics.md, "Calls over all plays"), all in the stream's one snapshot. Summing
+ * song_window_plays (about 4 rows a song) took 13 of the 26 ms of the busiest event's songs at
+ * 10,000,000 plays, and hashing every song's rows made the whole library's query 3.7-4.1 s
+ * against 1.1-1.4 s now (EXPLAIN ANALYZE; docs/performance.md).
+ */
+const summedPlayCount = sql`(case when dirty.song_id is null then coalesce(summary.play_count, 0)
+  else coalesce((select sum(w.play_count) from song_window_plays w where w.song_id = ${songs.id}), 0) end)::int`;
 
 export async function exportSongs(
   db: Db,
@@ -277,12 +293,13 @@ export interface StreamedFile {
 /**
  * The same CSV as `exportSongs(db, 'csv', options)`, byte for byte, written while it is read:
  * the rows come from a cursor in one REPEATABLE READ transaction (one snapshot, as the single
- * query had), CSV_BATCH_ROWS at a time, and the next batch is fetched only when the reader has
- * taken the previous one (a stream's backpressure), so the event loop is never held for more than
- * one batch and memory stays at a batch whatever the library's size. The whole library at 200,000
- * songs is 32.7 MB; built in one piece it held the event loop for seconds, and the server's
- * overload guard refused other calls meanwhile (docs/performance.md). The connection is held
- * until the file is sent or the download is abandoned (the transaction is then rolled back).
+ * query had), CSV_BATCH_ROWS at a time; the next batch is fetched while one is written, and the
+ * one after only when the reader has taken that (a stream's backpressure), so the event loop is
+ * never held for more than one batch and memory stays at two batches whatever the library's
+ * size. The whole library at 200,000 songs is 32.7 MB; built in one piece it held the event loop
+ * for seconds, and the server's overload guard refused other calls meanwhile
+ * (docs/performance.md). The connection is held until the file is sent or the download is
+ * abandoned (the transaction is then rolled back).
  */
 export async function streamSongsCsv(
   deps: { db: Db; pool: pg.Pool },
@@ -292,21 +309,17 @@ export async function streamSongsCsv(
   const { listName, songFilter, order } = await planExport(deps.db, options);
   // A list's order (a playlist's, an event's, the fresh pool's) as positions; songs the filters
   // leave out drop out of it, as exportSongs's list does.
-  // Play counts summed per song from song_window_plays in one pass (the list's songs only, for a
-  // list) and joined, rather than summed song by song: 1.1 s instead of 3.6 s for 200,000 songs.
   const list = order === null ? null : `{${order.join(',')}}`;
-  const counts = list
-    ? sql`(select song_id, sum(play_count) as n from song_window_plays where song_id = any(${list}::int[]) group by song_id)`
-    : sql`(select song_id, sum(play_count) as n from song_window_plays group by song_id)`;
   const query = new PgDialect().sqlToQuery(sql`
     select ${songs.id} as id, ${songs.title} as title, ${songs.artist} as artist, ${songs.album} as album,
       ${songs.genre} as genre, ${songs.bpm} as bpm, ${songs.musicalKey} as "musicalKey",
       ${songs.durationMs} as "durationMs", ${songs.filePath} as "filePath",
       ${songs.filePresent} as "filePresent", ${songs.createdAt} as "createdAt",
-      coalesce(counts.n, 0)::int as plays
+      ${summedPlayCount} as plays
     from ${songs}
     ${list ? sql`join unnest(${list}::int[]) with ordinality as list(song_id, position) on list.song_id = ${songs.id}` : sql``}
-    left join ${counts} counts on counts.song_id = ${songs.id}
+    left join play_summary_songs summary on summary.song_id = ${songs.id}
+    left join (select distinct song_id from play_summary_dirty) dirty on dirty.song_id = ${songs.id}
     where ${songFilter}
     order by ${list ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
 
@@ -316,9 +329,11 @@ export async function streamSongsCsv(
     (await client.query<ExportRow>(`fetch ${CSV_BATCH_ROWS} from export_songs`)).rows;
   let first: ExportRow[];
   try {
-    await client.query('begin isolation level repeatable read read only');
     // Every row is read: plan for the whole result, not for its first rows as cursors otherwise do.
-    await client.query('set local cursor_tuple_fraction = 1');
+    // Both in one round trip (no parameters: one simple query of two statements).
+    await client.query(
+      'begin isolation level repeatable read read only; set local cursor_tuple_fraction = 1',
+    );
     await client.query(`declare export_songs no scroll cursor for ${query.sql}`, query.params);
     first = await fetchBatch();
   } catch (error) {
@@ -331,14 +346,22 @@ export async function streamSongsCsv(
   async function* csv(): AsyncGenerator<string> {
     yield `${csvHeader(fields, DEFAULT_CSV_MAPPING)}${CSV_LINE_END}`;
     let batch = first;
-    while (batch.length > 0) {
+    for (;;) {
+      // Nothing more once the reader went away: the connection is being rolled back and given
+      // back (below), and a query sent now could run in the next borrower's transaction.
+      if (stream.destroyed) return;
+      // The next batch, or the commit after the last, is asked for before this batch is written:
+      // the database works while the CSV is made. At most one batch waits beyond the reader's.
+      const next = batch.length < CSV_BATCH_ROWS ? client.query('commit').then(() => null) : fetchBatch();
+      // Awaited below; if the reader goes away first, its failure is not an unhandled rejection.
+      next.catch(() => undefined);
       let chunk = '';
       for (const row of batch) chunk += `${csvRow(fields, toTrack(row, mappings))}${CSV_LINE_END}`;
-      yield chunk;
-      if (batch.length < CSV_BATCH_ROWS) break;
-      batch = await fetchBatch();
+      if (chunk !== '') yield chunk;
+      const fetched = await next;
+      if (fetched === null) break;
+      batch = fetched;
     }
-    await client.query('commit');
     committed = true;
   }
 
