@@ -11,17 +11,18 @@
 // installed by this script into .cache/essentia with npm, never a dependency of the product):
 // PercivalBpmEstimator and RhythmExtractor2013 (method 'degara'), their BPM folded the same way,
 // and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
-// Key: scored (exact, MIREX) where the source tells it (LMMS projects' notes, OpenMSX MIDI key
-// signatures: analysis/truth.mjs), ours beside essentia's; elsewhere only agreement with essentia.
+// Key: scored (exact, MIREX) where the source tells it (LMMS projects' notes, MIDI files' and
+// MuseScore scores' key signatures and notes: analysis/truth.mjs), ours beside essentia's;
+// elsewhere only agreement with essentia. Songs whose tempo changes count for the key alone.
 // Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--essentia-tempo-on <package>] [--misses]
 //        (--essentia-key: essentia's KeyExtractor only, its two tempo estimators being slow)
 //        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis-real.mjs: the TypeScript source)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { essentiaKey, loadEssentia } from './analysis/essentia.mjs';
 import { mirexKeyScore, tempoAccuracy1, tempoAccuracy2 } from './analysis/metrics.mjs';
 import { buildRealCases } from './analysis/real-corpus.mjs';
 
@@ -111,28 +112,14 @@ const loadAfter = os.loadavg()[0];
 // 2. essentia.js on the same files (cached by file id and essentia version).
 let essentiaVersion = null;
 if (withEssentia) {
-  const essentiaDir = path.join(repoRoot, '.cache/essentia');
-  const entry = path.join(essentiaDir, 'node_modules/essentia.js');
-  if (!fs.existsSync(entry)) {
-    fs.mkdirSync(essentiaDir, { recursive: true });
-    console.log('npm install essentia.js@0.1.3 into .cache/essentia (AGPL: measuring stick only)');
-    execFileSync(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefix', essentiaDir, 'essentia.js@0.1.3'],
-      {
-        stdio: 'inherit',
-      },
-    );
-  }
-  const require = createRequire(path.join(essentiaDir, 'package.json'));
-  const { Essentia, EssentiaWASM } = require('essentia.js');
-  const essentia = new Essentia(EssentiaWASM);
+  const essentia = loadEssentia(repoRoot);
   essentiaVersion = essentia.version;
   const cacheFile = path.join(cacheDir, `essentia-${essentiaVersion}.json`);
   const cached = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
   for (const r of results) {
     const needTempo =
       !essentiaKeyOnly &&
+      r.bpm !== null &&
       (!essentiaTempoOrigin || r.origin === essentiaTempoOrigin) &&
       cached[r.id]?.percival === undefined;
     if (!cached[r.id] || needTempo) {
@@ -143,12 +130,12 @@ if (withEssentia) {
       const t1 = performance.now();
       const rhythm = needTempo ? essentia.RhythmExtractor2013(vector, 208, 'degara', 40).bpm : undefined;
       const t2 = performance.now();
-      const key = essentia.KeyExtractor(vector);
+      const key = essentiaKey(essentia, vector);
       vector.delete?.();
       cached[r.id] = {
         ...cached[r.id],
         ...(needTempo ? { percival, rhythm, percivalMs: t1 - t0, rhythmMs: t2 - t1 } : {}),
-        key: `${key.key.replace('Bb', 'A#').replace('Eb', 'D#').replace('Ab', 'G#').replace('Db', 'C#').replace('Gb', 'F#')} ${key.scale}`,
+        key: key.key,
         keyStrength: key.strength,
         seconds: samples.length / 44100,
       };
@@ -174,52 +161,53 @@ function tempoRow(label, rows, estimateOf) {
 }
 
 console.log(`\nanalysis_version: ${analysis.ANALYSIS_VERSION}`);
+// Songs whose tempo changes are kept for their key alone (bpm null): tempo is scored on the rest.
+const timed = results.filter((r) => r.bpm !== null);
 console.log(
-  `${results.length} real songs, ${(audioSeconds / 60).toFixed(1)} min of audio, truth ${Math.min(...results.map((r) => r.bpm))}-${Math.max(...results.map((r) => r.bpm))} BPM; ` +
+  `${results.length} real songs (${timed.length} with a tempo), ${(audioSeconds / 60).toFixed(1)} min of audio, truth ${Math.min(...timed.map((r) => r.bpm))}-${Math.max(...timed.map((r) => r.bpm))} BPM; ` +
     `declared range ${LOW}-${HIGH} BPM; ${leftOut.length} left out`,
 );
 console.log('\n| analyser | songs | Acc1 | Acc2 | danceable octave | outside range | no tempo |');
 console.log('|---|---|---|---|---|---|---|');
 const ours = (r) => r.result.bpm;
-console.log(tempoRow('ours (bpm)', results, ours));
-const byStyle = [...new Set(results.map((r) => r.style))];
+console.log(tempoRow('ours (bpm)', timed, ours));
+const byStyle = [...new Set(timed.map((r) => r.style))];
 for (const style of byStyle)
   console.log(
     tempoRow(
       `  ${style}`,
-      results.filter((r) => r.style === style),
+      timed.filter((r) => r.style === style),
       ours,
     ),
   );
 console.log(
   tempoRow(
     '  truth 70-140',
-    results.filter((r) => r.bpm >= LOW && r.bpm <= HIGH),
+    timed.filter((r) => r.bpm >= LOW && r.bpm <= HIGH),
     ours,
   ),
 );
 console.log(
   tempoRow(
     '  truth outside 70-140',
-    results.filter((r) => r.bpm < LOW || r.bpm > HIGH),
+    timed.filter((r) => r.bpm < LOW || r.bpm > HIGH),
     ours,
   ),
 );
-const withAlt = results.filter(
+const withAlt = timed.filter(
   (r) =>
     danceable(r.bpm, r.result.bpm) ||
     danceable(r.bpm, r.result.bpm_alt) ||
     tempoAccuracy1(r.bpm, r.result.bpm_alt),
 ).length;
 console.log(
-  `| ours, bpm or one click to bpm_alt | ${results.length} | | | ${pct(withAlt, results.length)} | | |`,
+  `| ours, bpm or one click to bpm_alt | ${timed.length} | | | ${pct(withAlt, timed.length)} | | |`,
 );
 // essentia's tempo on the songs it ran on (all of them, or one package's with --essentia-tempo-on).
-const withTempo = withEssentia ? results.filter((r) => r.essentia.percival !== undefined) : [];
+const withTempo = withEssentia ? timed.filter((r) => r.essentia.percival !== undefined) : [];
 if (withTempo.length > 0) {
-  const label = (name) =>
-    withTempo.length < results.length ? `${name}, its ${withTempo.length} songs` : name;
-  if (withTempo.length < results.length) console.log(tempoRow(label('ours'), withTempo, ours));
+  const label = (name) => (withTempo.length < timed.length ? `${name}, its ${withTempo.length} songs` : name);
+  if (withTempo.length < timed.length) console.log(tempoRow(label('ours'), withTempo, ours));
   console.log(tempoRow(label('essentia.js Percival (raw)'), withTempo, (r) => r.essentia.percival));
   console.log(tempoRow(label('essentia.js Percival (folded)'), withTempo, (r) => fold(r.essentia.percival)));
   console.log(tempoRow(label('essentia.js RhythmExtractor2013 (raw)'), withTempo, (r) => r.essentia.rhythm));
@@ -264,6 +252,19 @@ if (withTempo.length > 0) {
       (r) => r.result.key,
     ),
   );
+  // Is "uncertain" shown where it should be? Wrong keys it flags against right keys it hides.
+  const wrong = keyed.filter((r) => r.result.key !== r.key);
+  const right = keyed.filter((r) => r.result.key === r.key);
+  console.log(
+    `"uncertain" shown on ${wrong.filter((r) => r.result.key_uncertain).length} of the ${wrong.length} wrong keys ` +
+      `and on ${right.filter((r) => r.result.key_uncertain).length} of the ${right.length} right ones`,
+  );
+  const under = (rows, t) => rows.filter((r) => r.result.key_confidence < t).length;
+  console.log(
+    `at other thresholds (wrong flagged / right hidden): ${[0.1, 0.2, 0.3, 0.4, 0.5]
+      .map((t) => `${t}: ${under(wrong, t)} / ${under(right, t)}`)
+      .join(', ')}`,
+  );
   if (withEssentia) {
     console.log(keyRow('essentia.js KeyExtractor (bgate)', keyed, (r) => r.essentia.key));
     for (const origin of [...new Set(keyed.map((r) => r.origin))])
@@ -292,7 +293,7 @@ if (withTempo.length > 0) {
 if (showMisses) {
   console.log('\nsongs (truth, ours bpm / bpm_alt, tempo confidence, key, key confidence):');
   for (const r of results) {
-    const mark = danceable(r.bpm, r.result.bpm) ? '  ' : '✗ ';
+    const mark = r.bpm === null || danceable(r.bpm, r.result.bpm) ? '  ' : '✗ ';
     const e = r.essentia
       ? `; essentia ${r.essentia.percival?.toFixed(1)}/${r.essentia.rhythm?.toFixed(1)} ${r.essentia.key}`
       : '';

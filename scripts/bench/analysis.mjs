@@ -5,7 +5,9 @@
 // then the analyser), and prints tempo Accuracy1/Accuracy2, key exact and MIREX weighted score,
 // a per-groove breakdown, the misses, and the speed in × real time on one core. Finally it runs
 // `wcs analyze --json` on a few files (plus an unreadable one) to check the command line path.
-// Usage: node scripts/bench/analysis.mjs [--songs 96] [--misses]
+// With --essentia, essentia.js's KeyExtractor (AGPL, a measuring stick installed into .cache/essentia,
+// see analysis/essentia.mjs) keys the same files beside ours (cached in .cache/bench-analysis).
+// Usage: node scripts/bench/analysis.mjs [--songs 96] [--misses] [--essentia]
 //        (WCS_BENCH_SOURCE=1 npx tsx scripts/bench/analysis.mjs: analyse with the TypeScript source)
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchmarkCases, renderCase, SOUNDFONT_CANDIDATES } from './analysis/charts.mjs';
+import { essentiaKey, loadEssentia } from './analysis/essentia.mjs';
 import { mirexKeyScore, tempoAccuracy1, tempoAccuracy2 } from './analysis/metrics.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -22,6 +25,7 @@ const argValue = (name, fallback) => {
 };
 const songs = Math.max(1, Number(argValue('--songs', 96)) || 96);
 const showMisses = process.argv.includes('--misses');
+const withEssentia = process.argv.includes('--essentia');
 const cacheDir = path.join(repoRoot, '.cache/bench-analysis');
 
 function haveTools() {
@@ -111,6 +115,22 @@ for (const testCase of cases) {
 }
 const loadAfter = os.loadavg()[0];
 
+// essentia.js's KeyExtractor on the same files, cached by file name and essentia version.
+if (withEssentia) {
+  const essentia = loadEssentia(repoRoot);
+  const cacheFile = path.join(cacheDir, `essentia-key-${essentia.version}.json`);
+  const cached = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
+  for (const r of results) {
+    if (!cached[r.id]) {
+      const vector = essentia.arrayToVector(await decodeAudio(r.file, { sampleRate: 44100 }));
+      cached[r.id] = essentiaKey(essentia, vector).key;
+      vector.delete?.();
+      fs.writeFileSync(cacheFile, JSON.stringify(cached, null, 2));
+    }
+    r.essentiaKey = cached[r.id];
+  }
+}
+
 // 3. Scores.
 function summarise(rows) {
   const n = rows.length;
@@ -142,6 +162,19 @@ console.log(row('  major keys', summarise(results.filter((r) => r.key.endsWith('
 console.log(row('  minor keys', summarise(results.filter((r) => r.key.endsWith('minor')))));
 console.log(row('  70-90 BPM', summarise(results.filter((r) => r.bpm < 90))));
 console.log(row('  90-135 BPM', summarise(results.filter((r) => r.bpm >= 90))));
+// Key by halves (settings are chosen on songs 0-47, checked on 48-95), ours beside essentia's.
+{
+  const keyScore = (rows, keyOf) =>
+    `${((100 * rows.filter((r) => keyOf(r) === r.key).length) / rows.length).toFixed(1)} % exact, MIREX ` +
+    (rows.reduce((sum, r) => sum + mirexKeyScore(r.key, keyOf(r)), 0) / rows.length).toFixed(3);
+  const halves = [results.slice(0, 48), results.slice(48)].filter((rows) => rows.length > 0);
+  const keyers = [['ours', (r) => r.result.key]];
+  if (withEssentia) keyers.push(['essentia.js KeyExtractor', (r) => r.essentiaKey]);
+  for (const [name, keyOf] of keyers)
+    console.log(
+      `key, ${name}: ${halves.map((rows, i) => `songs ${i * 48}-${i * 48 + rows.length - 1} ${keyScore(rows, keyOf)}`).join('; ')}`,
+    );
+}
 
 // The key confidence: how a threshold on it would split right keys from wrong ones (the key is
 // shown as "uncertain" under KEY_CONFIDENCE_MIN; what a DJ then sees is scored on the rest).

@@ -12,7 +12,14 @@
 //   (`lmms render`; run as root the script installs the Debian package lmms, else without it they
 //   are left out), tempo from the project, key from the notes where they tell it (truth.mjs);
 // - MIDI songs (openttd-openmsx's OpenMSX, planetblupi-music-midi) rendered by fluidsynth with
-//   the General MIDI soundfont: tempo from the tempo map, key from the key signature or the notes.
+//   the General MIDI soundfont: tempo from the tempo map, key from the key signature or the notes;
+// - MuseScore's demo scores (musescore3-common, and musescore-common's two that the first lacks):
+//   rendered by MuseScore 3 itself (`mscore3 -o`, its own soundfont; run as root the script
+//   installs the Debian package musescore3, else they are left out), tempo and key from the MIDI
+//   file MuseScore exports of the score (truth.mjs; MuseScore writes every key signature "major").
+//
+// A MIDI or MuseScore song whose tempo changes but whose key is known is kept for the key only
+// (bpm null: left out of the tempo scores; since 2026-11-27).
 //
 // Left out: songs whose tempo changes (the longest tempo lasts under 90 % of the song) and songs
 // under 30 s (jingles), and modules whose notes do not follow their stated beat (truth.mjs). Every song is encoded once to
@@ -27,7 +34,7 @@ import { SOUNDFONT_CANDIDATES } from './charts.mjs';
 import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 6;
+const CORPUS_VERSION = 7;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -42,6 +49,8 @@ export const REAL_PACKAGES = [
   'lmms-common',
   'openttd-openmsx',
   'planetblupi-music-midi',
+  'musescore3-common',
+  'musescore-common',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
@@ -112,8 +121,18 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
       leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
       return;
     }
-    const { bpm, detail: truth, key, keyDetail: keyTruth } = found;
+    const { detail, key, keyDetail: keyTruth } = found;
+    // A tempo that changes leaves the song to the key's scores alone.
+    const keyOnly = found.share < MIN_SHARE;
+    const bpm = keyOnly ? null : found.bpm;
+    const truth = keyOnly ? `tempo changes (${found.share.toFixed(2)}): key only` : detail;
     cases.push({ id, name: song, origin, style, bpm, truth, key, keyTruth, file });
+  };
+  /** A MIDI song is kept when its tempo holds, or for its key alone when it has one. */
+  const midiUsable = (song, found) => {
+    if (found && (found.share >= MIN_SHARE || found.key)) return true;
+    leftOut.push({ name: song, reason: `tempo changes (${found?.share.toFixed(2)})` });
+    return false;
   };
   const encode = (id, inputs) => {
     const out = path.join(audioDir, `${id}.mp3`);
@@ -137,10 +156,14 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
     ]);
     return out;
   };
-  const lmms = (() => {
+  /** Whether `command` runs; run as root, installs the Debian package first when it does not. */
+  const installed = (command, args, pkg, why) => {
     const here = () => {
       try {
-        execFileSync('lmms', ['--allowroot', '--version'], { stdio: 'ignore' });
+        execFileSync(command, args, {
+          stdio: 'ignore',
+          env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
+        });
         return true;
       } catch {
         return false;
@@ -149,10 +172,16 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
     if (here()) return true;
     // As analysis.mjs does for mma and fluidsynth: root installs the Debian package itself.
     if (process.getuid?.() !== 0) return false;
-    log('apt-get install --no-install-recommends lmms (renders the LMMS projects)');
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'lmms'], { stdio: 'inherit' });
+    log(`apt-get install --no-install-recommends ${pkg} (${why})`);
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { stdio: 'inherit' });
     return here();
-  })();
+  };
+  const lmms = installed('lmms', ['--allowroot', '--version'], 'lmms', 'renders the LMMS projects');
+  let musescoreHere = null;
+  const musescore = () => {
+    musescoreHere ??= installed('mscore3', ['--version'], 'musescore3', 'renders the MuseScore demos');
+    return musescoreHere;
+  };
   for (const { name, folder } of folders) {
     const files = walk(folder).sort();
     if (name === 'lmms-common') {
@@ -203,10 +232,7 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
       for (const midi of files.filter((f) => f.endsWith('.mid'))) {
         const song = path.basename(midi, '.mid');
         const found = midiTempo(fs.readFileSync(midi));
-        if (!found || found.share < MIN_SHARE) {
-          leftOut.push({ name: song, reason: `tempo changes (${found?.share.toFixed(2)})` });
-          continue;
-        }
+        if (!midiUsable(song, found)) continue;
         if (!soundfont) {
           leftOut.push({
             name: song,
@@ -228,6 +254,43 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
         }
         const style = `MIDI songs (${name === 'openttd-openmsx' ? 'OpenMSX' : 'Planet Blupi'}, General MIDI)`;
         keepRendered(id, song, name, style, found, out);
+      }
+      continue;
+    }
+    if (name === 'musescore3-common' || name === 'musescore-common') {
+      for (const score of files.filter((f) => /\/demos\/[^/]+\.msc[xz]$/.test(f))) {
+        const song = path.basename(score).replace(/\.mscz?$/, '');
+        // musescore-common's Reunion is musescore3-common's in the older format.
+        if (cases.some((c) => c.name === song) || leftOut.some((l) => l.name === song)) continue;
+        if (!musescore()) {
+          leftOut.push({
+            name: song,
+            reason: 'MuseScore 3 is not installed (apt-get install --no-install-recommends musescore3)',
+          });
+          continue;
+        }
+        const raw = fs.readFileSync(score);
+        const id = createHash('sha256').update(raw).digest('hex').slice(0, 12);
+        const midi = path.join(os.tmpdir(), `wcs-musescore-${id}.mid`);
+        const wav = path.join(os.tmpdir(), `wcs-musescore-${id}.wav`);
+        const env = { ...process.env, QT_QPA_PLATFORM: 'offscreen' };
+        try {
+          log(`mscore3 ${song}`);
+          execFileSync('mscore3', ['-o', midi, score], { stdio: 'ignore', env });
+          const found = midiTempo(fs.readFileSync(midi));
+          if (!midiUsable(song, found)) continue;
+          const out = path.join(audioDir, `${id}.mp3`);
+          if (!fs.existsSync(out)) {
+            execFileSync('mscore3', ['-o', wav, score], { stdio: 'ignore', env });
+            encode(id, [wav]);
+          }
+          keepRendered(id, song, name, 'scores (MuseScore demos)', found, out);
+        } catch (error) {
+          leftOut.push({ name: song, reason: `mscore3 failed (${error.signal ?? `exit ${error.status}`})` });
+        } finally {
+          fs.rmSync(midi, { force: true });
+          fs.rmSync(wav, { force: true });
+        }
       }
       continue;
     }

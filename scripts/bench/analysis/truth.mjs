@@ -413,7 +413,7 @@ export function midiTempo(buffer) {
       detail += played.detail;
     }
   }
-  const stated = midiKey(keySignatures);
+  const stated = midiKey(keySignatures, pitchClassTime);
   return {
     bpm,
     share: longest / total,
@@ -424,21 +424,35 @@ export function midiTempo(buffer) {
 
 /**
  * The key a MIDI file states: its key signature meta events (FF 59: sharps or flats, major or
- * minor). Taken only when every one names the same key and it is not C major with no sharps
- * (0, major: what sequencers write when nobody set a key); a minor signature's tonic is the
- * relative minor (three semitones under the major tonic of its sharps).
+ * minor). Taken only when every one names the same sharps or flats and they are not C major with
+ * no sharps (0, major: what sequencers write when nobody set a key). The signature's sharps are
+ * the written pitch set; its major/minor byte is not trusted (since 2026-11-27): MuseScore writes
+ * "major" for every score, and sequencers leave the byte at its default 0. The pitched notes
+ * choose between the signature's major key and its relative minor (three semitones under), by the
+ * Kostka-Payne correlation of notesKey (no key when they differ by under KEY_TRUTH_MARGIN); a
+ * file with no pitched notes keeps the byte's mode.
  */
-function midiKey(signatures) {
+function midiKey(signatures, pitchClassTime) {
   if (signatures.length === 0) return { key: null, keyDetail: 'no key signature' };
-  const names = new Set(signatures.map((k) => `${k.sharps}/${k.minor}`));
+  const names = new Set(signatures.map((k) => k.sharps));
   if (names.size > 1) return { key: null, keyDetail: `key signatures change (${[...names].join(', ')})` };
-  const { sharps, minor } = signatures[0];
-  if (sharps === 0 && !minor) return { key: null, keyDetail: 'key signature C major (the default)' };
+  const { sharps } = signatures[0];
+  const statedMinor = signatures.every((k) => k.minor);
+  if (sharps === 0 && !statedMinor) return { key: null, keyDetail: 'key signature C major (the default)' };
   const major = (((sharps * 7) % 12) + 12) % 12;
-  const tonic = minor ? (major + 9) % 12 : major;
+  const pair = [`${PITCH_NAMES[major]} major`, `${PITCH_NAMES[(major + 9) % 12]} minor`];
+  const written = `MIDI key signature ${sharps > 0 ? `${sharps} sharp(s)` : sharps < 0 ? `${-sharps} flat(s)` : 'no sharps'} ${statedMinor ? 'minor' : 'major'}`;
+  if (!pitchClassTime.some((t) => t > 0)) return { key: pair[statedMinor ? 1 : 0], keyDetail: written };
+  const r = new Map(symbolicKeys(pitchClassTime).map((k) => [k.key, k.r]));
+  const [chosen, other] = r.get(pair[1]) > r.get(pair[0]) ? [pair[1], pair[0]] : [pair[0], pair[1]];
+  if (r.get(chosen) - r.get(other) < KEY_TRUTH_MARGIN)
+    return {
+      key: null,
+      keyDetail: `${written}; its notes do not choose: ${chosen} ${r.get(chosen).toFixed(3)}, ${other} ${r.get(other).toFixed(3)}`,
+    };
   return {
-    key: `${PITCH_NAMES[tonic]} ${minor ? 'minor' : 'major'}`,
-    keyDetail: `MIDI key signature ${sharps > 0 ? `${sharps} sharp(s)` : `${-sharps} flat(s)`} ${minor ? 'minor' : 'major'}`,
+    key: chosen,
+    keyDetail: `${written}; its notes choose ${chosen} (r ${r.get(chosen).toFixed(3)}) over ${other} (${r.get(other).toFixed(3)})`,
   };
 }
 

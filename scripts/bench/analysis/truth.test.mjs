@@ -100,6 +100,18 @@ const notesAt = (ticks, pitch = 60) =>
     [tick + 12, [0x80, pitch, 0]],
   ]);
 const every = (step, until) => Array.from({ length: Math.floor(until / step) }, (_, i) => i * step);
+/**
+ * A melody on the seven pitches of `scale` (tonic first), twice over, the tonic and the third and
+ * fifth degrees held longest: its notes' key is the scale's.
+ */
+const tonal = (scale) =>
+  [...scale, ...scale].flatMap((pitch, i) => {
+    const held = [0, 2, 4].includes(i % 7) ? 90 : 40;
+    return [
+      [i * 96, [0x90, pitch, 100]],
+      [i * 96 + held, [0x80, pitch, 0]],
+    ];
+  });
 
 describe('truth.mjs: tracker modules', () => {
   it('reads BPM = 24 × tempo / (speed × 4) from a MOD, ProTracker defaults 6 and 125 when no command', () => {
@@ -214,11 +226,34 @@ describe('truth.mjs: MIDI files', () => {
 
   it('states a key from the key signature, but not the sequencers’ default C major', () => {
     const notes = notesAt(every(96, 96 * 16));
-    expect(midiTempo(midiFile([keyEvent(2, false), ...notes])).key).toBe('D major');
-    expect(midiTempo(midiFile([keyEvent(-3, true), ...notes])).key).toBe('C minor');
-    expect(midiTempo(midiFile([keyEvent(1, true), ...notes])).key).toBe('E minor');
+    expect(midiTempo(midiFile([keyEvent(2, false), ...tonal([62, 64, 66, 67, 69, 71, 73])])).key).toBe(
+      'D major',
+    );
+    expect(midiTempo(midiFile([keyEvent(-3, true), ...tonal([60, 62, 63, 65, 67, 68, 71])])).key).toBe(
+      'C minor',
+    );
     expect(midiTempo(midiFile([keyEvent(0, false), ...notes])).key).toBeNull();
-    expect(midiTempo(midiFile([keyEvent(0, true), ...notes])).key).toBe('A minor');
+    expect(midiTempo(midiFile([keyEvent(0, true), ...tonal([57, 59, 60, 62, 64, 65, 68])])).key).toBe(
+      'A minor',
+    );
+    // No pitched notes to choose with: the signature's own mode.
+    const drums = every(24, 96 * 8).flatMap((tick) => [
+      [tick, [0x99, 48, 100]],
+      [tick + 20, [0x89, 48, 0]],
+    ]);
+    expect(midiTempo(midiFile([keyEvent(1, true), ...drums])).key).toBe('E minor');
+  });
+
+  it('lets the notes choose between the signature’s major key and its relative minor', () => {
+    // MuseScore writes every signature "major": 2 sharps over a B minor piece is B minor.
+    const bMinor = tonal([59, 61, 62, 64, 66, 67, 70]);
+    const found = midiTempo(midiFile([keyEvent(2, false), ...bMinor]));
+    expect(found.key).toBe('B minor');
+    expect(found.keyDetail).toMatch(/its notes choose B minor .* over D major/);
+    // And a signature marked minor over a major piece is the major key.
+    expect(midiTempo(midiFile([keyEvent(-3, true), ...tonal([63, 65, 67, 68, 70, 72, 74])])).key).toBe(
+      'D# major',
+    );
   });
 
   it('takes the key of the pitched notes where no key is stated, not the drums’', () => {
@@ -238,8 +273,11 @@ describe('truth.mjs: MIDI files', () => {
     expect(found.keyDetail).toMatch(/no key signature; notes' Kostka-Payne key/);
     // The drums alone: no pitched notes, no key.
     expect(midiTempo(midiFile(drums)).keyDetail).toMatch(/no pitched notes/);
-    // A stated key wins over the notes.
-    expect(midiTempo(midiFile([keyEvent(-1, false), ...events])).key).toBe('F major');
+    // A stated signature wins over the notes, which only choose its mode: one flat over D major
+    // notes is F major or D minor, and their D and A make it D minor.
+    const stated = midiTempo(midiFile([keyEvent(-1, false), ...events]));
+    expect(stated.key).toBe('D minor');
+    expect(stated.keyDetail).toMatch(/^MIDI key signature 1 flat\(s\) major; its notes choose D minor/);
   });
 
   it('returns null for a file that is no MIDI file', () => {
