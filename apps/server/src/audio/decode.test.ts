@@ -66,6 +66,34 @@ describe('decodeWholeAudio (the upload check)', () => {
     );
   });
 
+  it('gives the same samples and the same reasons from a warm ffmpeg (keepWarm)', async () => {
+    // A name with a quote and a space: the concat list must quote it.
+    const odd = path.join(dir, "it's a.wav");
+    await fs.copyFile(path.join(dir, 'a.wav'), odd);
+    const cold = await decodeWholeAudio(odd, { sampleRate: 8000 });
+    expect(cold.length).toBe(16000);
+    for (let run = 0; run < 3; run++) {
+      expect(await decodeWholeAudio(odd, { sampleRate: 8000, keepWarm: true })).toEqual(cold);
+    }
+    const reasons = await Promise.all(
+      [false, true].map((keepWarm) =>
+        decodeWholeAudio(path.join(dir, 'broken.mp3'), { sampleRate: 8000, keepWarm }).catch(
+          (error: DecodeError) => error.reason,
+        ),
+      ),
+    );
+    expect(reasons[1]).toBe(reasons[0]);
+    expect(reasons[0]).toMatch(/broken\.mp3/);
+    expect(reasons[0]).not.toMatch(/concat|pipe:/);
+    await expect(
+      decodeWholeAudio(path.join(dir, 'a.wav'), {
+        sampleRate: 8000,
+        keepWarm: true,
+        ffmpegPath: '/nonexistent/ffmpeg',
+      }),
+    ).rejects.toBeInstanceOf(ProgramStartError);
+  });
+
   it("says a missing ffmpeg is the server's fault (ProgramStartError), not the file's", async () => {
     await expect(
       decodeWholeAudio(path.join(dir, 'a.wav'), { sampleRate: 8000, ffmpegPath: '/nonexistent/ffmpeg' }),

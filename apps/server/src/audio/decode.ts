@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ProgramStartError, runProgram, runProgramCollect } from './spawn-helper.js';
 
 export interface DecodeOptions {
@@ -14,6 +15,13 @@ export interface DecodeOptions {
    * channels cancel when averaged (one channel phase-inverted, a tracker's "surround").
    */
   channels?: 'mix' | 'first';
+  /**
+   * Decode with an ffmpeg started ahead of time (spawn-helper.ts, `keepWarm`): for the decodes on
+   * a request's path (an uploaded chunk's check) and the job that follows with the same command
+   * line. ffmpeg then reads the file's name from its stdin, through its concat demuxer, which
+   * opens the file as `-i file` would and gives the same samples.
+   */
+  keepWarm?: boolean;
 }
 
 /** ffmpeg could not read the audio: a clear reason for the song or recording, never a crash. */
@@ -28,13 +36,37 @@ export class DecodeError extends Error {
   }
 }
 
-/** The last lines ffmpeg wrote to stderr, which name the problem (codec, missing file...). */
-function stderrReason(stderr: string): string {
+/**
+ * The last lines ffmpeg wrote to stderr, which name the problem (codec, missing file...). A warm
+ * decode's lines about its concat list are left out and its input named as the file, so both
+ * ways of decoding give one reason. The addresses in "[mp3 @ 0x55...]" mean nothing to a reader.
+ */
+function stderrReason(stderr: string, file: string): string {
   const lines = stderr
     .split('\n')
     .map((line) => line.trim())
-    .filter(Boolean);
+    .filter((line) => line && !line.startsWith('[concat @'))
+    .map((line) => (line.startsWith(`${WARM_INPUT}:`) ? file + line.slice(WARM_INPUT.length) : line))
+    .map((line) => line.replace(/^\[([^\]]*?) @ 0x[0-9a-f]+\]/, '[$1]'));
   return lines.slice(-2).join(' / ') || 'ffmpeg produced no audio';
+}
+
+/** Where a warm ffmpeg reads its concat list of one file. */
+const WARM_INPUT = 'pipe:0';
+
+/**
+ * ffmpeg's input arguments for `file`, and what to write to its stdin. Warm: a concat list of the
+ * one file, read from stdin (the list's syntax quotes with '...' and escapes a quote as '\'';
+ * a name with a line break cannot be listed and is decoded cold).
+ */
+function inputOf(file: string, keepWarm: boolean): { args: string[]; stdin?: string } {
+  if (!keepWarm || /[\r\n]/.test(file)) return { args: ['-i', file] };
+  const url = `file:${resolve(file)}`.replaceAll("'", "'\\''");
+  return {
+    // -safe 0: the list names an absolute path. The whitelist lets the list (pipe) open the file.
+    args: ['-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file,pipe', '-i', WARM_INPUT],
+    stdin: `file '${url}'\n`,
+  };
 }
 
 /**
@@ -79,7 +111,8 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
 async function decodeOrStartError(file: string, options: DecodeOptions): Promise<Float32Array> {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
   if (options.startSeconds) args.push('-ss', String(options.startSeconds));
-  args.push('-i', file);
+  const input = inputOf(file, options.keepWarm === true);
+  args.push(...input.args);
   if (options.durationSeconds !== undefined) args.push('-t', String(options.durationSeconds));
   args.push(
     '-vn',
@@ -94,8 +127,11 @@ async function decodeOrStartError(file: string, options: DecodeOptions): Promise
   );
   // Through the spawn helper: forking this process (which may hold the recognition index) costs
   // page faults on every recognition that follows (spawn-helper.ts).
-  const exit = await runProgramCollect(options.ffmpegPath ?? 'ffmpeg', args);
-  if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr));
+  const exit = await runProgramCollect(options.ffmpegPath ?? 'ffmpeg', args, {
+    stdin: input.stdin,
+    keepWarm: input.stdin !== undefined,
+  });
+  if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr, file));
   const bytes = exit.stdout;
   const usable = bytes.byteLength - (bytes.byteLength % 4);
   // Copy into an aligned buffer: the collected bytes may start at any byte offset.
@@ -135,7 +171,7 @@ export async function measureDecodableAudio(file: string, ffmpegPath = 'ffmpeg')
   const exit = await runProgram(ffmpegPath, args, (data) => {
     bytes += data.byteLength;
   });
-  if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr));
+  if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr, file));
   if (bytes === 0) throw new DecodeError(file, 'it holds no audio samples');
   return bytes / 2 / PROBE_RATE;
 }

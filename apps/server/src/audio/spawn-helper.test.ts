@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProgramStartError, runProgram, runProgramCollect, startSpawnHelper } from './spawn-helper.js';
 
@@ -52,5 +55,40 @@ describe('spawn helper', () => {
     const next = await runProgramCollect(process.execPath, ['-e', 'process.stdout.write("again")']);
     expect(next.stdout.toString()).toBe('again');
     expect(startSpawnHelper().pid).not.toBe(helper.pid);
+  });
+
+  it('writes stdin to the program and closes it', async () => {
+    const script =
+      'let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => process.stdout.write(s.toUpperCase()))';
+    const result = await runProgramCollect(process.execPath, ['-e', script], { stdin: 'hello\n' });
+    expect(result.stdout.toString()).toBe('HELLO\n');
+  });
+
+  it('keeps programs of a command line started ahead, and a run takes one of them', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wcs-warm-'));
+    const log = path.join(dir, 'starts');
+    try {
+      // Each program notes its start in the log, then answers what it reads with its start time.
+      const script = `const fs = require('node:fs'); const started = Date.now(); fs.appendFileSync(${JSON.stringify(log)}, 'x'); let s = ''; process.stdin.on('data', (d) => (s += d)); process.stdin.on('end', () => process.stdout.write(started + ' ' + s))`;
+      const args = ['-e', script];
+      const starts = async () => (await fs.readFile(log, 'utf8').catch(() => '')).length;
+      const first = await runProgramCollect(process.execPath, args, { stdin: 'one', keepWarm: true });
+      expect(first.stdout.toString()).toMatch(/^\d+ one$/);
+      // After the first run, two more start and wait for their input.
+      const deadline = Date.now() + 20_000;
+      while ((await starts()) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await starts()).toBe(3);
+      const asked = Date.now();
+      const second = await runProgramCollect(process.execPath, args, { stdin: 'two', keepWarm: true });
+      const [startedAt, text] = second.stdout.toString().split(' ');
+      expect(text).toBe('two');
+      // The program that ran had started before it was asked for.
+      expect(Number(startedAt)).toBeLessThan(asked);
+      // Without keepWarm nothing is taken from the warm ones: a new program starts.
+      const cold = await runProgramCollect(process.execPath, args, { stdin: 'three' });
+      expect(Number(cold.stdout.toString().split(' ')[0])).toBeGreaterThanOrEqual(asked);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -35,6 +35,13 @@ export class ProgramStartError extends Error {
   }
 }
 
+/** Warm programs kept per command line (see runProgram's `keepWarm`). */
+const WARM_PER_LINE = 2;
+/** Command lines kept warm at once; the least recently used one's programs are ended. */
+const WARM_LINES = 2;
+/** A command line not run for this long has its warm programs ended. */
+const WARM_IDLE_MS = 10 * 60_000;
+
 type HelperMessage =
   | { id: number; data: Uint8Array }
   | { id: number; exit: ProgramExit }
@@ -44,25 +51,91 @@ type HelperMessage =
 // the test runner). One message per stdout chunk, then the exit (or the start error).
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
-process.on('message', ({ id, command, args }) => {
+// Warm programs: started ahead, blocked reading their stdin, one list per command line.
+const warm = new Map();
+const WARM_PER_LINE = ${WARM_PER_LINE};
+const WARM_LINES = ${WARM_LINES};
+const WARM_IDLE_MS = ${WARM_IDLE_MS};
+function startProgram(command, args, withStdin) {
+  const child = spawn(command, args, { stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  // Output, end and errors are held until a run claims the program.
+  const program = { child, owner: null, held: [], stderr: '' };
+  const deliver = (event) => { if (program.owner) program.owner(event); else program.held.push(event); };
+  child.stdout.on('data', (data) => deliver({ data }));
+  child.stderr.on('data', (chunk) => { program.stderr = (program.stderr + chunk.toString('utf8')).slice(-4000); });
+  child.on('error', (error) => deliver({ error: { message: error.message, code: error.code } }));
+  child.on('close', (code, signal) => deliver({ exit: { code, signal, stderr: program.stderr } }));
+  if (withStdin) child.stdin.on('error', () => {});
+  return program;
+}
+function claim(program, id) {
   let done = false;
-  const finish = (message) => { if (!done) { done = true; process.send(message); } };
-  let child;
+  const handle = (event) => {
+    if (done) return;
+    if (event.data) { process.send({ id, data: event.data }); return; }
+    done = true;
+    process.send(event.exit ? { id, exit: event.exit } : { id, error: event.error });
+  };
+  program.owner = handle;
+  for (const event of program.held.splice(0)) handle(event);
+}
+function topUp(line) {
+  const entry = warm.get(line.key);
+  if (!entry) return;
+  entry.programs = entry.programs.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+  while (entry.programs.length < WARM_PER_LINE) {
+    try { entry.programs.push(startProgram(line.command, line.args, true)); } catch { return; }
+  }
+}
+function takeWarm(command, args) {
+  const key = JSON.stringify([command, args]);
+  let entry = warm.get(key);
+  if (entry) warm.delete(key);
+  else entry = { programs: [], timer: null };
+  warm.set(key, entry); // the most recently used line last
+  for (const [oldKey, old] of warm) {
+    if (warm.size <= WARM_LINES) break;
+    warm.delete(oldKey);
+    clearTimeout(old.timer);
+    for (const p of old.programs) p.child.kill();
+  }
+  clearTimeout(entry.timer);
+  entry.timer = setTimeout(() => {
+    warm.delete(key);
+    for (const p of entry.programs) p.child.kill();
+  }, WARM_IDLE_MS);
+  entry.timer.unref();
+  let program;
+  while (entry.programs.length > 0 && !program) {
+    const candidate = entry.programs.shift();
+    if (candidate.child.exitCode === null && candidate.child.signalCode === null) program = candidate;
+    else candidate.child.kill();
+  }
+  return { key, command, args, program };
+}
+process.on('message', ({ id, command, args, stdin, keepWarm }) => {
+  let program;
+  let line;
   try {
-    child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (keepWarm) {
+      line = takeWarm(command, args);
+      program = line.program;
+    }
+    program ??= startProgram(command, args, stdin !== undefined);
   } catch (error) {
-    finish({ id, error: { message: error.message, code: error.code } });
+    process.send({ id, error: { message: error.message, code: error.code } });
     return;
   }
-  let stderr = '';
-  child.stdout.on('data', (data) => { if (!done) process.send({ id, data }); });
-  child.stderr.on('data', (chunk) => { stderr = (stderr + chunk.toString('utf8')).slice(-4000); });
-  child.on('error', (error) => finish({ id, error: { message: error.message, code: error.code } }));
-  child.on('close', (code, signal) => finish({ id, exit: { code, signal, stderr } }));
+  claim(program, id);
+  if (stdin !== undefined && program.child.stdin) program.child.stdin.end(stdin);
+  // The next program of this line starts once this one is done, so it never competes with it.
+  if (line) program.child.on('close', () => topUp(line));
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  for (const entry of warm.values()) for (const p of entry.programs) p.child.kill();
+  process.exit(0);
+});
 `;
-
 interface Run {
   onStdout: (data: Uint8Array) => void;
   resolve: (exit: ProgramExit) => void;
@@ -125,6 +198,22 @@ export function startSpawnHelper(): ChildProcess {
   return helper;
 }
 
+/** How a program is run. */
+export interface RunOptions {
+  /** Written to the program's stdin, which is then closed (without it stdin is /dev/null). */
+  stdin?: string;
+  /**
+   * Keep programs of this exact command line started ahead, blocked reading their stdin (needs
+   * `stdin`): the run takes one and writes its input, and the next starts after the run. Starting
+   * ffmpeg is about half of decoding a 30 s chunk (about 60 ms of a 0.15 s decode on an idle
+   * core, 100 ms of 0.25 s under load: the dynamic linker loads some 200 libraries), and an
+   * upload waits for that decode (services/recordings/recordings.ts). At most WARM_PER_LINE
+   * programs for each of the WARM_LINES most recent lines, ended after WARM_IDLE_MS unused and
+   * with the helper.
+   */
+  keepWarm?: boolean;
+}
+
 /**
  * Runs `command args` through the helper: stdout goes to `onStdout` as it comes, stderr is kept
  * (its end). Resolves with the exit, whatever the status; rejects with ProgramStartError when the
@@ -134,13 +223,15 @@ export function runProgram(
   command: string,
   args: readonly string[],
   onStdout: (data: Uint8Array) => void,
+  options: RunOptions = {},
 ): Promise<ProgramExit> {
   const child = startSpawnHelper();
   const id = nextId++;
   return new Promise<ProgramExit>((resolve, reject) => {
     runs.set(id, { onStdout, resolve, reject });
     idleWhenDone(child);
-    child.send({ id, command, args: [...args] }, (error) => {
+    const message = { id, command, args: [...args], stdin: options.stdin, keepWarm: options.keepWarm };
+    child.send(message, (error) => {
       if (!error || !runs.has(id)) return;
       runs.delete(id);
       idleWhenDone(child);
@@ -153,8 +244,9 @@ export function runProgram(
 export async function runProgramCollect(
   command: string,
   args: readonly string[],
+  options: RunOptions = {},
 ): Promise<ProgramExit & { stdout: Buffer }> {
   const chunks: Uint8Array[] = [];
-  const exit = await runProgram(command, args, (data) => chunks.push(data));
+  const exit = await runProgram(command, args, (data) => chunks.push(data), options);
   return { ...exit, stdout: Buffer.concat(chunks) };
 }

@@ -60,7 +60,12 @@ export async function withChunkFile<T>(
 
 export async function decodeChunk(deps: AppDeps, chunk: ChunkRow): Promise<Float32Array> {
   return withChunkFile(deps, chunk, (file) =>
-    decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath: deps.config.ffmpegPath }),
+    // The command line of the upload's check (services/recordings/recordings.ts): one warm line.
+    decodeAudio(file, {
+      sampleRate: FINGERPRINT_SAMPLE_RATE,
+      ffmpegPath: deps.config.ffmpegPath,
+      keepWarm: true,
+    }),
   );
 }
 

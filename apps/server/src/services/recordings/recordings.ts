@@ -453,6 +453,8 @@ async function verifyDecodes(deps: AppDeps, tempPath: string): Promise<Float32Ar
     return await decodeWholeAudio(tempPath, {
       sampleRate: FINGERPRINT_SAMPLE_RATE,
       ffmpegPath: deps.config.ffmpegPath,
+      // The upload waits for this decode: an ffmpeg started ahead saves its start (decode.ts).
+      keepWarm: true,
     });
   } catch (error) {
     if (error instanceof DecodeError) {
