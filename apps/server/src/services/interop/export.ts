@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { DjExportFormat, PathMapping } from '@wcs/contract';
-import { and, asc, eq, min, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
@@ -89,8 +89,12 @@ interface ExportPlan {
   listName: string;
   /** The songs exported: the list's, narrowed by the filters (`true` for every song). */
   songFilter: SQL;
-  /** The list's order of song ids (a playlist, an event, the fresh pool); null in library order. */
-  order: number[] | null;
+  /**
+   * The list's songs in its order (a playlist, an event, the fresh pool) as a query of
+   * `(song_id, position)` rows; null in library order. A query rather than ids read first: the
+   * CSV stream joins it in its one statement, a round trip and a list of ids less.
+   */
+  list: SQL | null;
   /** The Songs screen's filters, when any were given. */
   filtered: SQL | undefined;
 }
@@ -110,48 +114,33 @@ async function planExport(db: Db, options: ExportSelection): Promise<ExportPlan>
   }
   let listName = 'WCS library';
   const conditions: SQL[] = [];
-  let order: number[] | null = null;
+  let list: SQL | null = null;
   if (options.playlistId !== undefined) {
     const [playlist] = await db.select().from(playlists).where(eq(playlists.id, options.playlistId));
     if (!playlist) throw notFound('Playlist', options.playlistId);
     listName = playlist.name;
-    const rows = await db
-      .select({ songId: playlistSongs.songId })
-      .from(playlistSongs)
-      .where(eq(playlistSongs.playlistId, playlist.id))
-      .orderBy(asc(playlistSongs.position));
-    order = rows.map((row) => row.songId);
+    list = sql`select ${playlistSongs.songId} as song_id, ${playlistSongs.position} as position
+      from ${playlistSongs} where ${playlistSongs.playlistId} = ${playlist.id}`;
     conditions.push(
       sql`${songs.id} in (select song_id from playlist_songs where playlist_id = ${playlist.id})`,
     );
   }
   if (options.eventId !== undefined) {
-    const firstPlay = min(plays.startedAt);
-    // Both at once (an unknown event has no plays either): one round trip less.
-    const [[event], rows] = await Promise.all([
-      db.select({ name: events.name }).from(events).where(eq(events.id, options.eventId)),
-      db
-        .select({ songId: plays.songId })
-        .from(plays)
-        .where(eq(plays.eventId, options.eventId))
-        .groupBy(plays.songId)
-        .orderBy(asc(firstPlay), asc(plays.songId)),
-    ]);
+    const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, options.eventId));
     if (!event) throw notFound('Event', options.eventId);
     listName = `${event.name} (played)`;
-    order = rows.map((row) => row.songId);
+    // In the order of each song's first play there.
+    list = sql`select ${plays.songId} as song_id,
+        row_number() over (order by min(${plays.startedAt}), ${plays.songId}) as position
+      from ${plays} where ${plays.eventId} = ${options.eventId} group by ${plays.songId}`;
     conditions.push(sql`${songs.id} in (select song_id from plays where event_id = ${options.eventId})`);
   }
   if (options.freshPool) {
     listName = 'Fresh songs pool';
     const fresh = freshPoolCondition();
     // The pool's own order, over the whole pool (not the screen's first 100).
-    const rows = await db
-      .select({ songId: songs.id })
-      .from(songs)
-      .where(fresh)
-      .orderBy(...freshPoolOrder());
-    order = rows.map((row) => row.songId);
+    list = sql`select ${songs.id} as song_id, row_number() over (order by ${sql.join(freshPoolOrder(), sql`, `)}) as position
+      from ${songs} where ${fresh}`;
     conditions.push(fresh);
   }
   const filter = options.filter ?? {};
@@ -162,7 +151,7 @@ async function planExport(db: Db, options: ExportSelection): Promise<ExportPlan>
     if (label) listName = `${listName} (${label})`;
   }
   const songFilter = conditions.length > 0 ? and(...conditions)! : sql`true`;
-  return { listName, songFilter, order, filtered };
+  return { listName, songFilter, list, filtered };
 }
 
 /** A song's row as exported; `plays` is its number of plays. */
@@ -221,7 +210,12 @@ export async function exportSongs(
   options: ExportSelection = {},
 ): Promise<ExportedFile> {
   const mappings = options.mappings ?? [];
-  const { listName, songFilter, order, filtered } = await planExport(db, options);
+  const { listName, songFilter, list, filtered } = await planExport(db, options);
+  const order = list
+    ? (
+        await db.execute<{ song_id: number }>(sql`select song_id from (${list}) list order by position`)
+      ).rows.map((row) => row.song_id)
+    : null;
   const rows = await db
     .select({
       id: songs.id,
@@ -306,10 +300,9 @@ export async function streamSongsCsv(
   options: ExportSelection = {},
 ): Promise<StreamedFile> {
   const mappings = options.mappings ?? [];
-  const { listName, songFilter, order } = await planExport(deps.db, options);
-  // A list's order (a playlist's, an event's, the fresh pool's) as positions; songs the filters
-  // leave out drop out of it, as exportSongs's list does.
-  const list = order === null ? null : `{${order.join(',')}}`;
+  const { listName, songFilter, list } = await planExport(deps.db, options);
+  // A list (a playlist, an event, the fresh pool) in its order; songs the filters leave out drop
+  // out of it, as exportSongs's list does.
   const query = new PgDialect().sqlToQuery(sql`
     select ${songs.id} as id, ${songs.title} as title, ${songs.artist} as artist, ${songs.album} as album,
       ${songs.genre} as genre, ${songs.bpm} as bpm, ${songs.musicalKey} as "musicalKey",
@@ -317,7 +310,7 @@ export async function streamSongsCsv(
       ${songs.filePresent} as "filePresent", ${songs.createdAt} as "createdAt",
       ${summedPlayCount} as plays
     from ${songs}
-    ${list ? sql`join unnest(${list}::int[]) with ordinality as list(song_id, position) on list.song_id = ${songs.id}` : sql``}
+    ${list ? sql`join (${list}) list on list.song_id = ${songs.id}` : sql``}
     left join play_summary_songs summary on summary.song_id = ${songs.id}
     left join (select distinct song_id from play_summary_dirty) dirty on dirty.song_id = ${songs.id}
     where ${songFilter}
