@@ -29,6 +29,19 @@ describe('spawn helper', () => {
     expect(all.every((value, i) => value === i % 251)).toBe(true);
   });
 
+  it('hands collected output over whole, in one message, however many reads it took', async () => {
+    const script =
+      'const b = Buffer.alloc(3_000_000); for (let i = 0; i < b.length; i++) b[i] = i % 251; process.stdout.write(b)';
+    const chunks: Uint8Array[] = [];
+    const exit = await runProgram(process.execPath, ['-e', script], (data) => chunks.push(data), {
+      collect: true,
+    });
+    expect(exit.code).toBe(0);
+    expect(chunks.length).toBe(1);
+    expect(chunks[0]!.length).toBe(3_000_000);
+    expect(Buffer.from(chunks[0]!).every((value, i) => value === i % 251)).toBe(true);
+  });
+
   it('runs several programs at once, each with its own output', async () => {
     const results = await Promise.all(
       [1, 2, 3].map((n) =>

@@ -44,11 +44,12 @@ const WARM_IDLE_MS = 10 * 60_000;
 
 type HelperMessage =
   | { id: number; data: Uint8Array }
-  | { id: number; exit: ProgramExit }
+  | { id: number; exit: ProgramExit; output?: Uint8Array }
   | { id: number; error: { message: string; code?: string } };
 
 // The helper's whole program (CommonJS, no imports of ours: it runs the same from dist and under
-// the test runner). One message per stdout chunk, then the exit (or the start error).
+// the test runner). One message per stdout chunk, then the exit (or the start error); a run that
+// collects its output gets it whole with the exit, in one message.
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
 // Warm programs: started ahead, blocked reading their stdin, one list per command line.
@@ -68,13 +69,20 @@ function startProgram(command, args, withStdin) {
   if (withStdin) child.stdin.on('error', () => {});
   return program;
 }
-function claim(program, id) {
+function claim(program, id, collect) {
   let done = false;
+  const output = [];
   const handle = (event) => {
     if (done) return;
-    if (event.data) { process.send({ id, data: event.data }); return; }
+    if (event.data) {
+      if (collect) output.push(event.data);
+      else process.send({ id, data: event.data });
+      return;
+    }
     done = true;
-    process.send(event.exit ? { id, exit: event.exit } : { id, error: event.error });
+    if (event.error) process.send({ id, error: event.error });
+    else if (collect) process.send({ id, exit: event.exit, output: Buffer.concat(output) });
+    else process.send({ id, exit: event.exit });
   };
   program.owner = handle;
   for (const event of program.held.splice(0)) handle(event);
@@ -113,7 +121,7 @@ function takeWarm(command, args) {
   }
   return { key, command, args, program };
 }
-process.on('message', ({ id, command, args, stdin, keepWarm }) => {
+process.on('message', ({ id, command, args, stdin, keepWarm, collect }) => {
   let program;
   let line;
   try {
@@ -126,7 +134,7 @@ process.on('message', ({ id, command, args, stdin, keepWarm }) => {
     process.send({ id, error: { message: error.message, code: error.code } });
     return;
   }
-  claim(program, id);
+  claim(program, id, collect);
   if (stdin !== undefined && program.child.stdin) program.child.stdin.end(stdin);
   // The next program of this line starts once this one is done, so it never competes with it.
   if (line) program.child.on('close', () => topUp(line));
@@ -161,6 +169,7 @@ function startHelper(): ChildProcess {
     }
     runs.delete(message.id);
     idleWhenDone(child);
+    if ('output' in message && message.output) run.onStdout(message.output);
     if ('exit' in message) run.resolve(message.exit);
     else run.reject(new ProgramStartError(message.error.message, message.error.code));
   });
@@ -212,6 +221,14 @@ export interface RunOptions {
    * with the helper.
    */
   keepWarm?: boolean;
+  /**
+   * The output comes whole, with the exit, in one message (runProgramCollect): this process then
+   * handles one message per run, not one per pipe read (a 30 s chunk decoded at 8 kHz is 960 kB,
+   * 15 reads). Each message is a turn of the event loop, and a recognition running in this
+   * process takes a window between turns (audio/fingerprint/index.ts), so an upload waited for
+   * up to one window per read.
+   */
+  collect?: boolean;
 }
 
 /**
@@ -230,7 +247,14 @@ export function runProgram(
   return new Promise<ProgramExit>((resolve, reject) => {
     runs.set(id, { onStdout, resolve, reject });
     idleWhenDone(child);
-    const message = { id, command, args: [...args], stdin: options.stdin, keepWarm: options.keepWarm };
+    const message = {
+      id,
+      command,
+      args: [...args],
+      stdin: options.stdin,
+      keepWarm: options.keepWarm,
+      collect: options.collect,
+    };
     child.send(message, (error) => {
       if (!error || !runs.has(id)) return;
       runs.delete(id);
@@ -247,6 +271,6 @@ export async function runProgramCollect(
   options: RunOptions = {},
 ): Promise<ProgramExit & { stdout: Buffer }> {
   const chunks: Uint8Array[] = [];
-  const exit = await runProgram(command, args, (data) => chunks.push(data), options);
+  const exit = await runProgram(command, args, (data) => chunks.push(data), { ...options, collect: true });
   return { ...exit, stdout: Buffer.concat(chunks) };
 }
