@@ -20,12 +20,13 @@
 //   node scripts/bench/recognition-rooms.mjs [--songs 1000] [--positions 2] [--nights 4]
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
-//     [--rules on,off,starts,joins] [--crossfades 5,10]
+//     [--rules on,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose]
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
-// for mergeDetections' play rules (see playsOf) and crossfade allowance (CROSSFADE_SECONDS). --detections-out saves the
+// for mergeDetections' play rules (see playsOf), crossfade allowance (CROSSFADE_SECONDS) and the
+// gap before the next play that a play's end fills (FILL_SECONDS). --detections-out saves the
 // nights' window detections chunk by chunk, --detections-in evaluates them again (no index, no
 // audio: a change to how plays are built, measured in seconds); --verbose lists every play found.
 import { execFileSync } from 'node:child_process';
@@ -57,6 +58,7 @@ const boundsOption = option('--bounds', null);
 const gapsOption = option('--merge-gaps', null);
 const rulesOption = option('--rules', null);
 const crossfadesOption = option('--crossfades', null);
+const fillsOption = option('--fills', null);
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -446,10 +448,15 @@ function reportNights(records, { engine, params, timeline }) {
   const crossfadeList = crossfadesOption
     ? crossfadesOption.split(',').map(Number)
     : [timeline.CROSSFADE_SECONDS];
-  // Every (evidence bound, merge gap, rules, crossfade) combination, on the same window detections.
+  const fillList = fillsOption ? fillsOption.split(',').map(Number) : [timeline.FILL_SECONDS];
+  // Every (evidence bound, merge gap, rules, crossfade, fill) combination, on the same window detections.
   const variants = boundList.flatMap((bound) =>
     gapList.flatMap((gap) =>
-      ruleList.flatMap((rules) => crossfadeList.map((crossfade) => ({ bound, gap, rules, crossfade }))),
+      ruleList.flatMap((rules) =>
+        crossfadeList.flatMap((crossfade) =>
+          fillList.map((fill) => ({ bound, gap, rules, crossfade, fill })),
+        ),
+      ),
     ),
   );
   const label = (v) =>
@@ -458,6 +465,7 @@ function reportNights(records, { engine, params, timeline }) {
       gapList.length > 1 ? `merge gap ${v.gap} s` : '',
       ruleList.length > 1 ? `rules ${v.rules}` : '',
       crossfadeList.length > 1 ? `crossfade ${v.crossfade} s` : '',
+      fillList.length > 1 ? `fill ${v.fill} s` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -512,9 +520,9 @@ function reportNights(records, { engine, params, timeline }) {
  * (timelineOf), mapped to the recording's time (libraryDetections) and merged into its timeline
  * by mergeDetections, with the variant's evidence bound, merge gap, crossfade and play rules
  * ('on': as the server; 'starts': plays start where their song began, no join by position;
- * 'joins': the reverse; 'off': neither, the song's start not even told).
+ * 'joins': the reverse; 'off': neither, the song's start not even told, and no gap filled).
  */
-function playsOf(chunks, { bound: evidenceBound, gap, rules, crossfade }, { engine, timeline }) {
+function playsOf(chunks, { bound: evidenceBound, gap, rules, crossfade, fill }, { engine, timeline }) {
   let plays = [];
   for (const chunk of chunks) {
     const found = engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds, { evidenceBound });
@@ -527,6 +535,7 @@ function playsOf(chunks, { bound: evidenceBound, gap, rules, crossfade }, { engi
       songStarts: rules === 'on' || rules === 'starts',
       continuity: rules === 'on' || rules === 'joins',
       crossfadeSeconds: crossfade,
+      fillSeconds: rules === 'off' ? 0 : fill,
     }).plays;
   }
   return plays.map((p) => ({

@@ -9,6 +9,8 @@ import {
 } from './recognition-timeline.js';
 
 const s = (seconds: number) => seconds * 1000;
+/** The rules other than the end's: no gap filled (see 'where a play ends'). */
+const noFill = { fillSeconds: 0 };
 const detection = (songId: number, start: number, end: number, confidence = 0.5): Detection => ({
   songId,
   startMs: s(start),
@@ -50,7 +52,7 @@ describe('windowTimeToMs', () => {
 
 describe('mergeDetections', () => {
   it('adds a new song as a new play', () => {
-    const { plays, removedIds } = mergeDetections([stored(1, 7, 0, 30)], [detection(8, 32, 60, 0.9)]);
+    const { plays, removedIds } = mergeDetections([stored(1, 7, 0, 30)], [detection(8, 32, 60, 0.9)], noFill);
     expect(plays.map((play) => [play.id, play.songId, play.startMs, play.endMs])).toEqual([
       [1, 7, s(0), s(30)],
       [null, 8, s(32), s(60)],
@@ -79,7 +81,7 @@ describe('mergeDetections', () => {
     // play, as the engine keeps it in one signal. 50 s is a new play.
     const { plays } = mergeDetections([stored(1, 7, 0, 60)], [detection(7, 100, 130, 0.8)]);
     expect(plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([[1, s(0), s(130)]]);
-    const apart = mergeDetections([stored(1, 7, 0, 60)], [detection(7, 110, 130, 0.8)]);
+    const apart = mergeDetections([stored(1, 7, 0, 60)], [detection(7, 110, 130, 0.8)], noFill);
     expect(apart.plays.map((play) => [play.id, play.startMs, play.endMs])).toEqual([
       [1, s(0), s(60)],
       [null, s(110), s(130)],
@@ -159,7 +161,7 @@ describe('mergeDetections: one play or two, from the song position', () => {
     const { plays } = mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 1)]);
     expect(spans(plays)).toEqual([[1, 7, 0, 180]]);
     // The same gap heard at a position the play had not reached yet: a new play.
-    expect(spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 120)]).plays)).toEqual([
+    expect(spans(mergeDetections([stored(1, 7, 0, 60)], [heard(7, 150, 180, 120)], noFill).plays)).toEqual([
       [1, 7, 0, 60],
       [null, 7, 120, 180],
     ]);
@@ -172,7 +174,11 @@ describe('mergeDetections: one play or two, from the song position', () => {
   });
 
   it('does not join across a play of another song heard in between', () => {
-    const { plays } = mergeDetections([stored(1, 7, 0, 60), stored(2, 8, 70, 140)], [heard(7, 150, 180, 1)]);
+    const { plays } = mergeDetections(
+      [stored(1, 7, 0, 60), stored(2, 8, 70, 140)],
+      [heard(7, 150, 180, 1)],
+      noFill,
+    );
     expect(spans(plays)).toEqual([
       [1, 7, 0, 60],
       [2, 8, 70, 140],
@@ -194,10 +200,15 @@ describe('mergeDetections: one play or two, from the song position', () => {
   });
 
   it('keeps a song played again from its beginning as a second play, even right after the first', () => {
-    const { plays } = mergeDetections([stored(1, 7, 0, 200)], [heard(7, 212, 240, 205)]);
+    const { plays } = mergeDetections([stored(1, 7, 0, 200)], [heard(7, 212, 240, 205)], noFill);
     expect(spans(plays)).toEqual([
       [1, 7, 0, 200],
       [null, 7, 205, 240],
+    ]);
+    // Heard 5 s before the start its best window tells (a loop heard at a later repeat): the
+    // song went on, not played again.
+    expect(spans(mergeDetections([stored(1, 7, 0, 200)], [heard(7, 198, 240, 203)], noFill).plays)).toEqual([
+      [1, 7, 0, 240],
     ]);
     // Heard 30 s into the song after the gap: the song went on, not played again.
     expect(spans(mergeDetections([stored(1, 7, 0, 200)], [heard(7, 212, 240, 182)]).plays)).toEqual([
@@ -214,6 +225,50 @@ describe('mergeDetections: one play or two, from the song position', () => {
     expect(spans(asStored)).toEqual([
       [1, 5, 0, 70],
       [2, 7, 60, 200],
+    ]);
+  });
+});
+
+describe('mergeDetections: where a play ends', () => {
+  it('ends a library play where the next one starts when at most 60 s of nothing lie between', () => {
+    // Song 7 last heard at 100 s (its last bars under the crowd), song 8 from 140 s: 7 ran on.
+    const { plays } = mergeDetections([stored(1, 7, 0, 100)], [heard(8, 150, 200, 140)]);
+    expect(spans(plays)).toEqual([
+      [1, 7, 0, 140],
+      [null, 8, 140, 200],
+    ]);
+    expect(plays[0]!.changed).toBe(true);
+    // 70 s between: room for a song nobody recognised; the end stays where the song was heard.
+    expect(spans(mergeDetections([stored(1, 7, 0, 100)], [heard(8, 180, 220, 170)]).plays)).toEqual([
+      [1, 7, 0, 100],
+      [null, 8, 170, 220],
+    ]);
+    expect(
+      spans(mergeDetections([stored(1, 7, 0, 100)], [heard(8, 150, 200, 140)], { fillSeconds: 0 }).plays),
+    ).toEqual([
+      [1, 7, 0, 100],
+      [null, 8, 140, 200],
+    ]);
+  });
+
+  it('fills no gap that another play covers in part, nor a cloud play’s', () => {
+    const cloud: PlaySpan = { ...stored(2, 9, 90, 120), recognizer: 'acrcloud' };
+    const { plays } = mergeDetections([stored(1, 7, 0, 100), cloud], [heard(8, 150, 200, 140)]);
+    expect(spans(plays)).toEqual([
+      [1, 7, 0, 100],
+      [2, 9, 90, 120],
+      [null, 8, 140, 200],
+    ]);
+  });
+
+  it('fills idempotently', () => {
+    const first = mergeDetections([stored(1, 7, 0, 100)], [heard(8, 150, 200, 140), heard(9, 230, 260, 225)]);
+    const again = mergeDetections(first.plays, [heard(8, 150, 200, 140), heard(9, 230, 260, 225)]);
+    expect(spans(again.plays)).toEqual(spans(first.plays));
+    expect(spans(first.plays)).toEqual([
+      [1, 7, 0, 140],
+      [null, 8, 140, 225],
+      [null, 9, 225, 260],
     ]);
   });
 });

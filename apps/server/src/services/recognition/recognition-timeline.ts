@@ -14,7 +14,8 @@
  * - a library play starts where its song began as heard (the song's position taken back at its
  *   tempo), not at its first window: its first seconds may have been masked by the crowd, or lie
  *   in chunks heard before. That start is bounded by the stream's start and by the end of the play
- *   before it, less a crossfade;
+ *   before it, less a crossfade; it ends where the next play starts when at most FILL_SECONDS of
+ *   nothing lie between;
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
 
@@ -37,6 +38,13 @@ export const CONTINUITY_PER_SECOND = 0.02;
 
 /** How much a play may overlap the play before it at its start (a DJ's crossfade). */
 export const CROSSFADE_SECONDS = 10;
+
+/**
+ * A library play whose song is last heard at most this long before the next play starts, with
+ * nothing heard between, ends where that play starts: its last seconds were masked, or too quiet
+ * under the crowd (a fade-out), and no song fits in so short a stretch.
+ */
+export const FILL_SECONDS = 60;
 
 /** Confidence of a score 1.5 times the engine's threshold (1 - 0.5^1.5). */
 export const WEAK_CONFIDENCE = 0.64;
@@ -121,6 +129,8 @@ export interface MergeOptions {
   /** Whether a detection later at the position a play had reached by then joins it (true). */
   continuity?: boolean;
   crossfadeSeconds?: number;
+  /** FILL_SECONDS unless given (0: a play ends where its song was last heard). */
+  fillSeconds?: number;
 }
 
 /** Seconds of the song already played when a detection was first heard (0 when unknown). */
@@ -141,11 +151,14 @@ const continues = (play: PlaySpan, detection: Detection) =>
 
 /**
  * Whether `detection` hears `play`'s song played again: from its first seconds (within a
- * crossfade of its beginning), and its song began after the play was last heard.
+ * crossfade of its beginning), and its song began after the play was last heard. A detection
+ * heard before the song's start it tells (more than CONTINUITY_SECONDS) heard a loop at another
+ * of its repeats, not a beginning: no replay.
  */
 const replays = (play: PlaySpan, detection: Detection, crossfadeMs: number) =>
   detection.songStartMs != null &&
   detection.songStartMs >= play.endMs &&
+  detection.startMs >= detection.songStartMs - CONTINUITY_SECONDS * 1000 &&
   detection.startMs - detection.songStartMs <= crossfadeMs;
 
 /** Merges detections into plays (see the file comment); the input list is not modified. */
@@ -158,6 +171,7 @@ export function mergeDetections(
     songStarts = true,
     continuity = true,
     crossfadeSeconds = CROSSFADE_SECONDS,
+    fillSeconds = FILL_SECONDS,
   }: MergeOptions = {},
 ): MergeResult {
   const gapMs = gapSeconds * 1000;
@@ -226,7 +240,29 @@ export function mergeDetections(
     for (const play of absorbed) if (play.id !== null) removedIds.push(play.id);
     plays = plays.filter((play) => !absorbed.has(play));
   }
+  if (fillSeconds > 0) fillGaps(plays, fillSeconds * 1000);
   return { plays, removedIds };
+}
+
+/**
+ * Ends each library play where the next play starts when that is at most `fillMs` after the
+ * play's end and no other play is heard between (FILL_SECONDS).
+ */
+function fillGaps(plays: PlaySpan[], fillMs: number): void {
+  for (const play of plays) {
+    if (play.recognizer !== 'library') continue;
+    let nextStartMs = Number.POSITIVE_INFINITY;
+    let covered = false;
+    for (const other of plays) {
+      if (other === play) continue;
+      if (other.startMs >= play.endMs) nextStartMs = Math.min(nextStartMs, other.startMs);
+      else if (other.endMs > play.endMs) covered = true;
+    }
+    if (covered || nextStartMs === Number.POSITIVE_INFINITY || nextStartMs - play.endMs > fillMs) continue;
+    if (nextStartMs === play.endMs) continue;
+    play.endMs = nextStartMs;
+    if (play.id !== null) play.changed = true;
+  }
 }
 
 /**
