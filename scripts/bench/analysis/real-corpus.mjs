@@ -18,6 +18,11 @@
 //   installs the Debian package musescore3, else they are left out), tempo and key from the MIDI
 //   file MuseScore exports of the score (truth.mjs; MuseScore writes every key signature "major").
 //
+// - ABC tunes (the examples of abcmidi and abcm2ps): each tune rendered by abc2midi (run as root
+//   the script installs abcmidi) and fluidsynth, for the key alone: the tune's K: field where it
+//   states a plain major or minor key (truth.mjs); their tempo is not scored (abc2midi's quarter
+//   note is not the beat a 6/8 jig is felt in).
+//
 // A MIDI or MuseScore song whose tempo changes but whose key is known is kept for the key only
 // (bpm null: left out of the tempo scores; since 2026-11-27).
 //
@@ -31,10 +36,10 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SOUNDFONT_CANDIDATES } from './charts.mjs';
-import { lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
+import { abcTunes, lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 7;
+const CORPUS_VERSION = 8;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -51,6 +56,8 @@ export const REAL_PACKAGES = [
   'planetblupi-music-midi',
   'musescore3-common',
   'musescore-common',
+  'abcmidi',
+  'abcm2ps',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
@@ -125,7 +132,9 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
     // A tempo that changes leaves the song to the key's scores alone.
     const keyOnly = found.share < MIN_SHARE;
     const bpm = keyOnly ? null : found.bpm;
-    const truth = keyOnly ? `tempo changes (${found.share.toFixed(2)}): key only` : detail;
+    const truth = keyOnly
+      ? `${found.share > 0 ? `tempo changes (${found.share.toFixed(2)})` : 'tempo not scored'}: key only`
+      : detail;
     cases.push({ id, name: song, origin, style, bpm, truth, key, keyTruth, file });
   };
   /** A MIDI song is kept when its tempo holds, or for its key alone when it has one. */
@@ -290,6 +299,55 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
         } finally {
           fs.rmSync(midi, { force: true });
           fs.rmSync(wav, { force: true });
+        }
+      }
+      continue;
+    }
+    if (name === 'abcmidi' || name === 'abcm2ps') {
+      const soundfont = SOUNDFONT_CANDIDATES.find((f) => fs.existsSync(f));
+      const here = soundfont && installed('abc2midi', ['-ver'], 'abcmidi', 'renders the ABC tunes');
+      for (const abc of files.filter((f) => /\/examples\/[^/]+\.abc$/.test(f))) {
+        for (const tune of abcTunes(fs.readFileSync(abc, 'utf8'))) {
+          const song = `${path.basename(abc, '.abc')} ${tune.number} (${tune.title})`;
+          if (!here) {
+            leftOut.push({ name: song, reason: 'abc2midi or a General MIDI soundfont is missing' });
+            continue;
+          }
+          const id = createHash('sha256').update(tune.text).digest('hex').slice(0, 12);
+          const base = path.join(os.tmpdir(), `wcs-abc-${id}`);
+          try {
+            fs.writeFileSync(`${base}.abc`, tune.text);
+            execFileSync('abc2midi', [`${base}.abc`, '-o', `${base}.mid`], { stdio: 'ignore' });
+            const found = midiTempo(fs.readFileSync(`${base}.mid`));
+            if (!found) {
+              leftOut.push({ name: song, reason: 'abc2midi wrote no MIDI file we can read' });
+              continue;
+            }
+            // The tune's K: field states the key (with its mode). The tempo is not scored: abc2midi's
+            // quarter note is not the beat a 6/8 jig is felt in (its dotted quarter).
+            const stated = { ...found, share: 0, key: tune.key, keyDetail: tune.keyDetail };
+            if (!tune.key) {
+              leftOut.push({ name: song, reason: `no key truth (${tune.keyDetail}); tempo not scored` });
+              continue;
+            }
+            const out = path.join(audioDir, `${id}.mp3`);
+            if (!fs.existsSync(out)) {
+              execFileSync(
+                'fluidsynth',
+                ['-ni', '-g', '0.6', '-r', '44100', '-F', `${base}.wav`, soundfont, `${base}.mid`],
+                { stdio: 'pipe' },
+              );
+              encode(id, [`${base}.wav`]);
+            }
+            keepRendered(id, song, name, 'ABC tunes (abc2midi, General MIDI)', stated, out);
+          } catch (error) {
+            leftOut.push({
+              name: song,
+              reason: `abc2midi failed (${error.signal ?? `exit ${error.status}`})`,
+            });
+          } finally {
+            for (const ext of ['abc', 'mid', 'wav']) fs.rmSync(`${base}.${ext}`, { force: true });
+          }
         }
       }
       continue;

@@ -685,3 +685,49 @@ export function lmmsTruth(xmlText) {
   }
   return { bpm, detail: 'LMMS project bpm', key, keyDetail };
 }
+
+// - ABC tunes (the examples of Debian's abcmidi and abcm2ps): each tune (from its X: line) is
+//   rendered by abc2midi and fluidsynth; tempo from the MIDI file abc2midi writes, key from the
+//   tune's K: field, which states tonic and mode: a plain major or minor key (K:G, K:Gmaj, K:Am,
+//   K:Amin, Ionian, Aeolian) is the truth; a mode (Dorian, Mixolydian, ...), explicit accidentals
+//   (K:Dphr ^F), bagpipe keys (K:HP), no key, a key that changes in the tune, or a retuned scale
+//   (%%temperament, %%MIDI temperament...) give none.
+
+/** The tunes of an ABC file: { number, title, text, key, keyDetail } (key null with the reason). */
+export function abcTunes(text) {
+  const tunes = [];
+  const starts = [...text.matchAll(/^X:\s*(\d+)/gm)];
+  starts.forEach((start, i) => {
+    const body = text.slice(start.index, starts[i + 1]?.index ?? text.length);
+    const fields = (name) =>
+      [...body.matchAll(new RegExp(`^${name}:\\s*([^%\\n]*)`, 'gm'))].map((m) => m[1].trim());
+    const inline = [...body.matchAll(/\[K:\s*([^\]]*)\]/g)].map((m) => m[1].trim());
+    const keys = [...fields('K'), ...inline];
+    // A tune that retunes the scale (%%temperament, %%MIDI temperament...) sounds no key of 12 equal semitones.
+    const retuned = /^%%(MIDI\s+)?temperament/m.test(body);
+    tunes.push({
+      number: Number(start[1]),
+      title: fields('T')[0] ?? '',
+      text: body,
+      ...(retuned ? { key: null, keyDetail: 'the tune retunes the scale (%%temperament)' } : abcKey(keys)),
+    });
+  });
+  return tunes;
+}
+
+function abcKey(keys) {
+  if (keys.length === 0) return { key: null, keyDetail: 'no K: field' };
+  // Clefs and other K: options are not part of the key.
+  const bare = keys.map((k) =>
+    k.replace(/\b(clef|middle|transpose|octave|stafflines)\s*=\s*\S+/g, '').trim(),
+  );
+  const names = bare.map((k) => k.replace(/\b(treble|bass|alto|tenor|perc|none)\b(-8|\+8)?/gi, '').trim());
+  if (new Set(names).size > 1) return { key: null, keyDetail: `the key changes (K: ${names.join(', ')})` };
+  const match = /^([A-G])([#b]?)\s*(m|min|minor|aeo|aeolian|maj|major|ion|ionian)?$/i.exec(names[0]);
+  if (!match)
+    return { key: null, keyDetail: `K: ${names[0]} (a mode or added accidentals, not a major or minor key)` };
+  const base = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 }[match[1].toUpperCase()];
+  const tonic = (base + (match[2] === '#' ? 1 : match[2] === 'b' ? 11 : 0)) % 12;
+  const minor = /^(m|min|minor|aeo|aeolian)$/i.test(match[3] ?? '');
+  return { key: `${PITCH_NAMES[tonic]} ${minor ? 'minor' : 'major'}`, keyDetail: `ABC K: ${names[0]}` };
+}

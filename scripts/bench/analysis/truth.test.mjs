@@ -2,6 +2,7 @@
 // would make the analyser's accuracy figures wrong without any test of the analyser noticing.
 import { describe, expect, it } from 'vitest';
 import {
+  abcTunes,
   lmmsTruth,
   midiTempo,
   moduleTempo,
@@ -362,5 +363,42 @@ describe('truth.mjs: symbolic keys and the XML reader', () => {
     expect(a).toMatchObject({ name: 'a', attrs: { x: '1' } });
     expect(a.children.map((c) => c.name)).toEqual(['b', 'c']);
     expect(a.children[1].children[0].attrs).toEqual({ z: '3' });
+  });
+});
+
+describe('truth.mjs: ABC tunes', () => {
+  const tune = (x, key, body = 'CDEF GABc|') => `X:${x}\nT:Tune ${x}\nM:4/4\nL:1/8\nK:${key}\n${body}\n`;
+
+  it('takes a plain major or minor key from K:, and none from a mode, accidentals or a change', () => {
+    const tunes = abcTunes(
+      [
+        tune(1, 'G'),
+        tune(2, 'Am'),
+        tune(3, 'Bbmaj'),
+        tune(4, 'F#min treble'),
+        tune(5, 'Ador'),
+        tune(6, 'Dphr ^F'),
+        tune(7, 'HP'),
+        tune(8, 'G', 'GABc|\nK:F\nFGAB|'),
+        tune(9, 'C clef=bass'),
+      ].join('\n'),
+    );
+    expect(tunes.map((t) => t.key)).toEqual([
+      'G major',
+      'A minor',
+      'A# major',
+      'F# minor',
+      null,
+      null,
+      null,
+      null,
+      'C major',
+    ]);
+    expect(tunes[4].keyDetail).toMatch(/a mode/);
+    expect(tunes[7].keyDetail).toMatch(/the key changes/);
+    expect(tunes.map((t) => t.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(tunes[1].text).toContain('K:Am');
+    // A retuned scale sounds no key of 12 equal semitones.
+    expect(abcTunes(tune(1, 'C', '%%MIDI temperamentequal 19\nCDEF|'))[0].key).toBeNull();
   });
 });
