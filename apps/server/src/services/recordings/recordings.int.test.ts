@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { RECORDING_LIST_SONGS_LIMIT, RECORDING_SONGS_LIMIT } from '@wcs/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
 import { type ChunkUpload, chunkUpload, multipart, sineWav, uploadInject } from '../../test/audio.js';
@@ -469,6 +469,12 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
           confidence: play.confidence,
           source: 'recording',
         })),
+      );
+      // Times with microseconds, as PostgreSQL keeps them: the answer's are truncated to the
+      // millisecond, as a JavaScript date of them is (.000999 is .000, never .001).
+      await t.deps.db.execute(
+        sql`update plays set started_at = started_at + interval '999 microseconds',
+          ended_at = ended_at + interval '999 microseconds' where recording_id in (${a}, ${b})`,
       );
       /** A recording's songs from its plays, sorted here by start, then play id. */
       const recomputed = async (recordingId: number) => {

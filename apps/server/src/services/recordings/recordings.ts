@@ -9,7 +9,7 @@ import {
   UploadMetadata,
   type UploadResult,
 } from '@wcs/contract';
-import { and, count, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { DecodeError, decodeWholeAudio } from '../../audio/decode.js';
 import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
 import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
@@ -83,18 +83,36 @@ interface RecognizedOfRecording {
 type RecognizedRow = {
   recording_id: number;
   total: number;
-  song_id: number;
-  title: string;
-  artist: string;
-  started_at: string;
-  ended_at: string | null;
-  confidence: number | null;
-};
+} & (
+  | {
+      song_id: number;
+      title: string;
+      artist: string;
+      timestamp: string;
+      ended_at: string | null;
+      confidence: number | null;
+    }
+  | { song_id: null; title: null; artist: null; timestamp: null; ended_at: null; confidence: null }
+);
+
+/**
+ * A time as `Date.toISOString()` writes it (milliseconds, both truncating the microseconds), made
+ * by PostgreSQL: parsing 2,400 times of a list's page into dates and writing them out again took
+ * a tenth of the server's CPU for the list (docs/performance.md). Years 0-9999.
+ */
+const isoTime = (time: SQL) => sql`to_char(${time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+interface RecognizedOfRecordings {
+  byRecording: Map<number, RecognizedOfRecording>;
+  /** The recordings the statement read, with recognised songs or without. */
+  recordingIds: Set<number>;
+}
 
 /**
  * The first `limit` recognised songs of each recording, in play order, and how many
  * it holds in all: a recording that ran for a whole weekend does not make every answer that lists
- * it carry hundreds of songs (GET /recordings/{id}/songs pages them).
+ * it carry hundreds of songs (GET /recordings/{id}/songs pages them). `recordings` is their ids,
+ * or a query of them (a list's page, read in the same statement).
  *
  * One statement, per recording: its plays counted from `plays_recording_idx` alone, its first
  * `limit` plays, then their songs' names by id. Ranking every play of the listed recordings with
@@ -104,44 +122,46 @@ type RecognizedRow = {
  */
 async function recognizedSongsOf(
   db: Db,
-  recordingIds: number[],
+  recordings: number[] | SQLWrapper,
   limit: number,
-): Promise<Map<number, RecognizedOfRecording>> {
+): Promise<RecognizedOfRecordings> {
   const byRecording = new Map<number, RecognizedOfRecording>();
-  if (recordingIds.length === 0) return byRecording;
+  const recordingIds = new Set<number>();
+  if (Array.isArray(recordings) && recordings.length === 0) return { byRecording, recordingIds };
   const { rows } = await db.execute<RecognizedRow>(sql`
     select r.id as recording_id, c.total, kept.song_id, ${songs.title} as title, ${songs.artist} as artist,
-      kept.started_at, kept.ended_at, kept.confidence
-    from unnest(${`{${recordingIds.join(',')}}`}::int[]) with ordinality as r(id, position)
+      ${isoTime(sql`kept.started_at`)} as timestamp, ${isoTime(sql`kept.ended_at`)} as ended_at, kept.confidence
+    from ${Array.isArray(recordings) ? sql`unnest(${`{${recordings.join(',')}}`}::int[]) as r(id)` : sql`(${recordings}) r`}
     cross join lateral (
       select count(*)::int as total from ${plays} where ${plays.recordingId} = r.id
     ) c
-    cross join lateral (
+    left join lateral (
       select ${plays.id} as id, ${plays.songId} as song_id, ${plays.startedAt} as started_at,
         ${plays.endedAt} as ended_at, ${plays.confidence} as confidence
       from ${plays} where ${plays.recordingId} = r.id
       order by ${plays.startedAt}, ${plays.id}
       limit ${limit}
-    ) kept
-    -- A play's song cannot be missing (plays.song_id references songs, on delete cascade); an
-    -- inner join leaves such a row out, as the queries of before did.
-    join ${songs} on ${songs.id} = kept.song_id
-    order by r.position, kept.started_at, kept.id`);
+    ) kept on true
+    left join ${songs} on ${songs.id} = kept.song_id
+    -- One row for a recording without plays. A play's song cannot be missing (plays.song_id
+    -- references songs, on delete cascade); such a row is left out, as an inner join would.
+    where kept.id is null or ${songs.id} is not null
+    order by r.id, kept.started_at, kept.id`);
   for (const row of rows) {
+    recordingIds.add(row.recording_id);
+    if (row.song_id === null) continue;
     const entry = byRecording.get(row.recording_id) ?? { songs: [], total: row.total };
-    entry.songs.push(
-      toRecognizedSong({
-        songId: row.song_id,
-        title: row.title,
-        artist: row.artist,
-        startedAt: new Date(row.started_at),
-        endedAt: row.ended_at === null ? null : new Date(row.ended_at),
-        confidence: row.confidence,
-      }),
-    );
+    entry.songs.push({
+      song_id: row.song_id,
+      title: row.title,
+      artist: row.artist,
+      timestamp: row.timestamp,
+      ended_at: row.ended_at,
+      confidence: row.confidence,
+    });
     byRecording.set(row.recording_id, entry);
   }
-  return byRecording;
+  return { byRecording, recordingIds };
 }
 
 /** A recording's recognised songs in play order, a page at a time. */
@@ -212,13 +232,27 @@ function toRecording(selection: RecordingSelection, recognized: RecognizedOfReco
   };
 }
 
-async function loadRecordings(db: Db, rows: RecordingSelection[], songLimit = RECORDING_SONGS_LIMIT) {
-  const recognized = await recognizedSongsOf(
-    db,
-    rows.map((row) => row.recording.id),
-    songLimit,
+async function loadRecordings(
+  db: Db,
+  rows: RecordingSelection[],
+  songLimit = RECORDING_SONGS_LIMIT,
+  /** Their songs when already read (a list's page); read here when not, or for other recordings. */
+  read?: RecognizedOfRecordings,
+) {
+  const isSame =
+    read !== undefined &&
+    read.recordingIds.size === rows.length &&
+    rows.every((row) => read.recordingIds.has(row.recording.id));
+  const recognized = isSame
+    ? read
+    : await recognizedSongsOf(
+        db,
+        rows.map((row) => row.recording.id),
+        songLimit,
+      );
+  return rows.map((row) =>
+    toRecording(row, recognized.byRecording.get(row.recording.id) ?? { songs: [], total: 0 }),
   );
-  return rows.map((row) => toRecording(row, recognized.get(row.recording.id) ?? { songs: [], total: 0 }));
 }
 
 export interface RecordingListFilter {
@@ -240,7 +274,11 @@ export async function listRecordings(db: Db, filter: RecordingListFilter) {
     filter.created_by_token_id ? eq(recordings.createdByTokenId, filter.created_by_token_id) : undefined,
   ].filter((condition) => condition !== undefined);
   const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const [rows, [totalRow]] = await Promise.all([
+  const order = [desc(recordings.recordedAt), desc(recordings.id)];
+  // The page's songs are read beside the page, by the same query of its ids: one round trip less
+  // (docs/performance.md). A recording added or removed between the two statements makes the
+  // songs' page another one; loadRecordings then reads the songs of this page again.
+  const [rows, [totalRow], read] = await Promise.all([
     db
       .select(recordingSelection)
       .from(recordings)
@@ -248,13 +286,24 @@ export async function listRecordings(db: Db, filter: RecordingListFilter) {
       .leftJoin(users, eq(users.id, recordings.createdByUserId))
       .leftJoin(apiTokens, eq(apiTokens.id, recordings.createdByTokenId))
       .where(where)
-      .orderBy(desc(recordings.recordedAt), desc(recordings.id))
+      .orderBy(...order)
       .offset(filter.skip)
       .limit(filter.limit),
     db.select({ total: count() }).from(recordings).where(where),
+    recognizedSongsOf(
+      db,
+      db
+        .select({ id: recordings.id })
+        .from(recordings)
+        .where(where)
+        .orderBy(...order)
+        .offset(filter.skip)
+        .limit(filter.limit),
+      RECORDING_LIST_SONGS_LIMIT,
+    ),
   ]);
   return {
-    recordings: await loadRecordings(db, rows, RECORDING_LIST_SONGS_LIMIT),
+    recordings: await loadRecordings(db, rows, RECORDING_LIST_SONGS_LIMIT, read),
     total: totalRow?.total ?? 0,
   };
 }
