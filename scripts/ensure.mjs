@@ -44,6 +44,36 @@ const nodeModules = path.join(repoRoot, 'node_modules');
 const installStamp = path.join(nodeModules, '.wcs-lockfile.sha256');
 
 /**
+ * Whether npm's record of what it installed (node_modules/.package-lock.json, written by every
+ * `npm ci` and `npm install`) is package-lock.json's tree: each installed package at the locked
+ * version, integrity and source, and each locked package installed unless it is optional (another
+ * platform's build). An `npm ci` run by hand leaves no stamp of ours; this tells it was done.
+ */
+export function installMatchesLock(lock, installed) {
+  const locked = lock?.packages;
+  const present = installed?.packages;
+  if (!locked || !present) return false;
+  for (const [key, entry] of Object.entries(present)) {
+    const want = locked[key];
+    if (!want) return false;
+    for (const field of ['version', 'integrity', 'resolved', 'link']) {
+      if (want[field] !== entry[field]) return false;
+    }
+  }
+  return Object.entries(locked).every(
+    ([key, entry]) => key === '' || key in present || entry.optional === true,
+  );
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs `npm ci` when node_modules is missing or package-lock.json changed since the last install;
  * its output goes to stderr, as the builds' do.
  */
@@ -51,6 +81,14 @@ export function ensureNodeModules() {
   const lockHash = sha256(lockfile);
   const installedHash = fs.existsSync(installStamp) ? fs.readFileSync(installStamp, 'utf8').trim() : null;
   if (installedHash === lockHash) return;
+  if (
+    installedHash === null &&
+    installMatchesLock(readJson(lockfile), readJson(path.join(nodeModules, '.package-lock.json')))
+  ) {
+    // Installed by hand (`npm ci`): nothing to do but remember it.
+    fs.writeFileSync(installStamp, `${lockHash}\n`);
+    return;
+  }
   log(
     fs.existsSync(nodeModules)
       ? 'package-lock.json changed since the last install: running npm ci'
