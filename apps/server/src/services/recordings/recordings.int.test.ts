@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { RECORDING_LIST_SONGS_LIMIT, RECORDING_SONGS_LIMIT } from '@wcs/contract';
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, plays, recordings, songs } from '../../db/schema.js';
 import { type ChunkUpload, chunkUpload, multipart, sineWav, uploadInject } from '../../test/audio.js';
@@ -411,6 +411,66 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
       expect(await page('limit=2')).toEqual({ times: [at(0).toISOString(), at(1).toISOString()], total });
       const missing = await t.app.inject({ method: 'GET', url: '/api/recordings/777777/songs' });
       expect(missing.statusCode).toBe(404);
+    });
+
+    it('answers the songs of its own page when a recording arrives between the page and its songs', async () => {
+      const [event] = await t.deps.db
+        .insert(events)
+        .values({ name: 'Late Night', startDate: '2031-01-01', endDate: '2031-01-01', timezone: 'UTC' })
+        .returning();
+      const [song] = await t.deps.db
+        .insert(songs)
+        .values({ title: 'Late', artist: 'Comer', searchKey: 'late comer' })
+        .returning();
+      // The page's statement reads users and the songs' statement does not: with users locked, the
+      // songs are read first, then a recording with plays is added at the top of the list, and
+      // only then is the page read. Its songs must be read again for the page it answers.
+      const locker = await t.deps.pool.connect();
+      try {
+        await locker.query('begin');
+        await locker.query('lock table users in access exclusive mode');
+        const answer = t.app.inject({ method: 'GET', url: '/api/recordings/?limit=2' });
+        const waitsForUsers = async () => {
+          const { rows } = await t.deps.pool.query(
+            `select 1 from pg_locks l join pg_class c on c.oid = l.relation
+             where c.relname = 'users' and not l.granted`,
+          );
+          return rows.length > 0 ? true : undefined;
+        };
+        await waitFor(waitsForUsers, 5_000);
+        // The songs' statement does not wait: give it the time to finish.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Added by the locking transaction itself: the recording's references (users, tokens,
+        // events) are checked under locks the lock of users would otherwise make wait.
+        const late = (
+          await locker.query<{ id: number }>(
+            `insert into recordings (session_id, filename, source, recorded_at)
+             values ('late-1', 'late-1', 'device', '2031-01-01T21:00:00Z') returning id`,
+          )
+        ).rows[0]!;
+        await locker.query(
+          `insert into plays (song_id, event_id, recording_id, started_at, source)
+           select $1, $2, $3, '2031-01-01T21:00:00Z'::timestamptz + i * interval '1 minute', 'recording'
+           from generate_series(0, 2) i`,
+          [song!.id, event!.id, late.id],
+        );
+        await locker.query('commit');
+        const listed = (await answer).json();
+        expect(listed.recordings[0].recording_id).toBe(late.id);
+        expect([listed.recordings[0].songs_recognized, listed.recordings[0].recognized_songs.length]).toEqual(
+          [3, 3],
+        );
+        for (const recording of listed.recordings) {
+          const [counted] = await t.deps.db
+            .select({ total: count() })
+            .from(plays)
+            .where(eq(plays.recordingId, recording.recording_id));
+          expect(recording.songs_recognized).toBe(counted!.total);
+        }
+      } finally {
+        await locker.query('rollback').catch(() => undefined);
+        locker.release();
+      }
     });
 
     it("lists each recording's songs and count as recomputed from its plays", async () => {
