@@ -20,7 +20,7 @@
 //   node scripts/bench/recognition-rooms.mjs [--songs 1000] [--positions 2] [--nights 4]
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
-//     [--rules on,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
+//     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose]
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
@@ -100,7 +100,8 @@ runMain(async () => {
     const saved = JSON.parse(fs.readFileSync(detectionsIn, 'utf8'));
     if (saved.nightSplit !== nightSplit) throw new Error(`${detectionsIn} holds ${saved.nightSplit} nights`);
     console.log(`# Nights from ${detectionsIn} (${saved.songs} songs in the index)`);
-    reportNights(saved.records, { engine, params, timeline });
+    if (!saved.songFrames) throw new Error(`${detectionsIn} holds no songFrames (saved before they were)`);
+    reportNights(saved.records, { engine, params, timeline, songFrames: saved.songFrames });
     return;
   }
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
@@ -292,7 +293,7 @@ runMain(async () => {
         );
         log(`window detections written to ${detectionsOut}`);
       }
-      reportNights(records, { engine, params, timeline });
+      reportNights(records, { engine, params, timeline, songFrames });
     }
 
     /** A DJ set of about `seconds`: [{ songId|null, start, end }] and its mix at RATE. */
@@ -441,7 +442,7 @@ runMain(async () => {
  * The nights' figures from their chunks' window detections: the plays built as the server builds
  * them (playsOf), once per variant ({ bound: evidence bound, gap: merge gap in seconds }).
  */
-function reportNights(records, { engine, params, timeline }) {
+function reportNights(records, { engine, params, timeline, songFrames }) {
   const boundList = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
   const gapList = gapsOption ? gapsOption.split(',').map(Number) : [timeline.MERGE_GAP_SECONDS];
   const ruleList = rulesOption ? rulesOption.split(',') : ['on'];
@@ -494,7 +495,7 @@ function reportNights(records, { engine, params, timeline }) {
     `| **all${variants.length > 1 ? `, ${label(variants[b])}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
   for (const record of records) {
     for (const [b, variant] of variants.entries()) {
-      const e = evaluate(record.truth, playsOf(record.chunks, variant, { engine, timeline }));
+      const e = evaluate(record.truth, playsOf(record.chunks, variant, { engine, timeline, songFrames }));
       const sum = sums[b];
       sum.seconds += record.seconds;
       sum.truePlays += e.truePlays;
@@ -519,23 +520,34 @@ function reportNights(records, { engine, params, timeline }) {
  * The server's path, its play-building part: each chunk's window detections made plays
  * (timelineOf), mapped to the recording's time (libraryDetections) and merged into its timeline
  * by mergeDetections, with the variant's evidence bound, merge gap, crossfade and play rules
- * ('on': as the server; 'starts': plays start where their song began, no join by position;
- * 'joins': the reverse; 'off': neither, the song's start not even told, and no gap filled).
+ * ('on': as the server; 'no-ends': as the server before a play's fill was bounded by its song's
+ * end (filled to the next play's start); 'starts': plays start where their song began, no join
+ * by position; 'joins': the reverse; 'off': neither, the song's start not even told, and no gap
+ * filled). The songs' lengths reach the plays as the server's recognizeWith adds them.
  */
-function playsOf(chunks, { bound: evidenceBound, gap, rules, crossfade, fill }, { engine, timeline }) {
+function playsOf(
+  chunks,
+  { bound: evidenceBound, gap, rules, crossfade, fill },
+  { engine, timeline, songFrames },
+) {
   let plays = [];
   for (const chunk of chunks) {
-    const found = engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds, { evidenceBound });
+    // The songs' lengths as the server's recognizeWith adds them (from their peaks' frames).
+    const found = engine.withSongSeconds(
+      engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds, { evidenceBound }),
+      (songId) => songFrames[songId],
+    );
     const pieces = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
     let detections = timeline.libraryDetections(found, pieces);
     if (rules === 'off') detections = detections.map(({ songStartMs: _, ...rest }) => rest);
     plays = timeline.mergeDetections(plays, detections, {
       gapSeconds: gap,
       streamStartMs: 0,
-      songStarts: rules === 'on' || rules === 'starts',
-      continuity: rules === 'on' || rules === 'joins',
+      songStarts: rules === 'on' || rules === 'no-ends' || rules === 'starts',
+      continuity: rules === 'on' || rules === 'no-ends' || rules === 'joins',
       crossfadeSeconds: crossfade,
       fillSeconds: rules === 'off' ? 0 : fill,
+      songEnds: rules === 'on',
     }).plays;
   }
   return plays.map((p) => ({

@@ -359,6 +359,11 @@ export const plays = pgTable(
     confidence: real('confidence'),
     /** Who recognised it: 'library' (our fingerprint index), 'acrcloud', 'audd'; null for other sources. */
     recognizer: text('recognizer'),
+    /**
+     * A library play's song's own end as heard (its start as heard + its indexed length at the
+     * tempo heard): how far a later chunk may fill the play (services/recognition/recognition-timeline.ts).
+     */
+    songEndsAt: tz('song_ends_at'),
     createdAt: createdAt(),
   },
   (t) => [

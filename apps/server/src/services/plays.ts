@@ -68,6 +68,8 @@ export interface NewPlay {
   recordingId?: number | null;
   /** Who recognised a recorded play: 'library', 'acrcloud' or 'audd'. */
   recognizer?: string | null;
+  /** A library play's song's own end as heard (recognition-timeline.ts, songEndMs). */
+  songEndsAt?: Date | null;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function recordPlays(db: Db, newPlays: NewPlay[], batchSize = 5000)
       source: play.source,
       confidence: play.confidence ?? null,
       recognizer: play.recognizer ?? null,
+      songEndsAt: play.songEndsAt ?? null,
     }));
     const inserted = await db.insert(plays).values(rows).returning({ id: plays.id });
     ids.push(...inserted.map((row) => row.id));

@@ -135,6 +135,10 @@ describe('recognizeTimeline', () => {
     expect(plays[0]!.startS).toBeLessThan(2);
     expect(plays[0]!.endS).toBeGreaterThan(8);
     expect(plays[0]!.confidence).toBeGreaterThanOrEqual(0.5);
+    // The song's length as indexed (40 s synthesised; its last peak within a second of the end),
+    // which tells the timeline where the song ends as heard.
+    expect(plays[0]!.songSeconds).toBeGreaterThan(39);
+    expect(plays[0]!.songSeconds).toBeLessThanOrEqual(40);
 
     const unknown = addNoise(synthSong(999, 10, FINGERPRINT_SAMPLE_RATE), 10, 4);
     expect(await recognizeTimeline(database.db, unknown)).toEqual([]);

@@ -68,6 +68,11 @@ export interface TimelinePlay {
   songStartS: number;
   /** The song's seconds per second of the samples (1.03: played 3% faster). */
   tempo: number;
+  /**
+   * The song's length as indexed (its peaks' last frame), when the source told it (withSongSeconds):
+   * its end lies at songStartS + songSeconds / tempo.
+   */
+  songSeconds?: number | null;
 }
 
 export interface FingerprintDeps {
@@ -363,7 +368,28 @@ export async function recognizeWith(
 ): Promise<TimelinePlay[]> {
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
   const { detections } = await windowDetections(source, samples, windowScoreFor(totalFrames, options));
-  return timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options);
+  const plays = timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options);
+  if (plays.length === 0) return plays;
+  // Their grids were read to verify them (cached): their lengths cost nothing more.
+  const grids = await source.gridsOf([...new Set(plays.map((play) => play.songId))]);
+  return withSongSeconds(plays, (songId) => {
+    const grid = grids.get(songId);
+    return grid ? grid.start.length - 1 : undefined;
+  });
+}
+
+/**
+ * The plays with their songs' lengths (`framesOf`: a song's frames, its last peak's + 1, as
+ * peakGrid counts them), so the timeline knows where each song ends as heard.
+ */
+export function withSongSeconds(
+  plays: readonly TimelinePlay[],
+  framesOf: (songId: number) => number | undefined,
+): TimelinePlay[] {
+  return plays.map((play) => {
+    const frames = framesOf(play.songId);
+    return { ...play, songSeconds: frames === undefined ? null : round2(frames * FRAME_SECONDS) };
+  });
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

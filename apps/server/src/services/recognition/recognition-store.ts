@@ -19,6 +19,7 @@ export async function storedPlaysOf(db: Db, recordingId: number): Promise<PlaySp
       endedAt: plays.endedAt,
       confidence: plays.confidence,
       recognizer: plays.recognizer,
+      songEndsAt: plays.songEndsAt,
     })
     .from(plays)
     .where(eq(plays.recordingId, recordingId))
@@ -30,6 +31,7 @@ export async function storedPlaysOf(db: Db, recordingId: number): Promise<PlaySp
     endMs: (row.endedAt ?? row.startedAt).getTime(),
     confidence: row.confidence,
     recognizer: (row.recognizer ?? 'library') as PlaySpan['recognizer'],
+    songEndMs: row.songEndsAt?.getTime() ?? null,
     changed: false,
   }));
 }
@@ -71,6 +73,7 @@ export async function storeTimeline(
           startedAt,
           endedAt: new Date(play.endMs),
           confidence: play.confidence,
+          songEndsAt: play.songEndMs == null ? null : new Date(play.songEndMs),
           timeWindow: timeWindowOf(startedAt, recording.timezone),
         })
         .where(eq(plays.id, play.id))
@@ -90,6 +93,7 @@ export async function storeTimeline(
         confidence: play.confidence,
         recordingId: recording.id,
         recognizer: play.recognizer,
+        songEndsAt: play.songEndMs == null ? null : new Date(play.songEndMs),
       })),
     );
     if (newIds.length > 0) changed = true;

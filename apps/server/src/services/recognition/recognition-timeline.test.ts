@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Detection,
+  libraryDetections,
   mergeDetections,
   type PlaySpan,
   uncoveredStretches,
@@ -270,6 +271,69 @@ describe('mergeDetections: where a play ends', () => {
       [null, 8, 140, 225],
       [null, 9, 225, 260],
     ]);
+  });
+});
+
+describe('mergeDetections: a play ends where its song ends', () => {
+  /** A library detection that also tells where its song ends as heard. */
+  const heardTo = (songId: number, start: number, end: number, songStart: number, songEnd: number) => ({
+    ...heard(songId, start, end, songStart),
+    songEndMs: s(songEnd),
+  });
+
+  it('fills no further than its song lasts: a missed song of under a minute is left uncovered', () => {
+    // Song 7 heard to 100 s, its song ends at 112 s; song 8 heard from 160 s: a song nobody
+    // recognised played from 112 to 160 s.
+    const { plays } = mergeDetections([], [heardTo(7, 10, 100, 5, 112), heard(8, 165, 200, 160)]);
+    expect(spans(plays)).toEqual([
+      [null, 7, 5, 112],
+      [null, 8, 160, 200],
+    ]);
+  });
+
+  it('runs into the next play by a crossfade, not past its song’s end', () => {
+    // The next song heard from its start at 104 s while song 7's last 10 s fade out under it.
+    expect(spans(mergeDetections([], [heardTo(7, 10, 95, 5, 130), heard(8, 110, 200, 104)]).plays)).toEqual([
+      [null, 7, 5, 114],
+      [null, 8, 104, 200],
+    ]);
+    // Its song ends at 108 s, 4 s into the next play.
+    expect(spans(mergeDetections([], [heardTo(7, 10, 95, 5, 108), heard(8, 110, 200, 104)]).plays)).toEqual([
+      [null, 7, 5, 108],
+      [null, 8, 104, 200],
+    ]);
+  });
+
+  it('keeps its song’s end with the play, so a later chunk fills a stored play as far', () => {
+    const first = mergeDetections([], [heardTo(7, 10, 100, 5, 112)]);
+    expect(first.plays[0]!.songEndMs).toBe(s(112));
+    const asStored = first.plays.map((play) => ({ ...play, id: 1 }));
+    const { plays } = mergeDetections(asStored, [heard(8, 165, 200, 160)]);
+    expect(spans(plays)).toEqual([
+      [1, 7, 5, 112],
+      [null, 8, 160, 200],
+    ]);
+    expect(plays[0]!.changed).toBe(true);
+    // Without the rule (or the song's end unknown), to the next play's start, as before.
+    expect(spans(mergeDetections(asStored, [heard(8, 165, 200, 160)], { songEnds: false }).plays)).toEqual([
+      [1, 7, 5, 160],
+      [null, 8, 160, 200],
+    ]);
+  });
+
+  it('takes the song’s end from the engine’s play: its start and its length at the tempo heard', () => {
+    const pieces = [{ startS: 0, endS: 50, startAtMs: s(1000) }];
+    const [found] = libraryDetections(
+      [{ songId: 7, startS: 20, endS: 50, confidence: 0.8, songStartS: -30, tempo: 1.04, songSeconds: 104 }],
+      pieces,
+    );
+    expect(found!.songStartMs).toBe(s(970));
+    expect(found!.songEndMs).toBe(s(1070));
+    const [unknown] = libraryDetections(
+      [{ songId: 7, startS: 20, endS: 50, confidence: 0.8, songStartS: -30, tempo: 1.04 }],
+      pieces,
+    );
+    expect(unknown!.songEndMs).toBeNull();
   });
 });
 

@@ -14,8 +14,10 @@
  * - a library play starts where its song began as heard (the song's position taken back at its
  *   tempo), not at its first window: its first seconds may have been masked by the crowd, or lie
  *   in chunks heard before. That start is bounded by the stream's start and by the end of the play
- *   before it, less a crossfade; it ends where the next play starts when at most FILL_SECONDS of
- *   nothing lie between;
+ *   before it, less a crossfade; when at most FILL_SECONDS of nothing lie before the next play, it
+ *   ends where its song ends as heard (its start as heard + its length at the tempo heard) or a
+ *   crossfade into the next play, whichever comes first (where the next play starts when the
+ *   song's end is unknown);
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
 
@@ -80,6 +82,12 @@ export interface Detection {
    * engine's songStartS); at or before startMs for a song played from its beginning.
    */
   songStartMs?: number | null;
+  /**
+   * The library's plays: when the song's own end (its last indexed second) comes, as heard: its
+   * start as heard and its length at the tempo heard (TimelinePlay's songStartS, songSeconds and
+   * tempo). Null when unknown.
+   */
+  songEndMs?: number | null;
 }
 
 /** What the engine reports of a play in a decoded window (audio/fingerprint's TimelinePlay). */
@@ -89,6 +97,10 @@ export interface HeardPlay {
   endS: number;
   confidence: number;
   songStartS: number;
+  /** The song's seconds per second of the window (1.03: played 3% faster). */
+  tempo?: number;
+  /** The song's length as indexed (null when unknown). */
+  songSeconds?: number | null;
 }
 
 /** The engine's plays of a decoded window (its `pieces`) as library detections in wall-clock time. */
@@ -100,6 +112,10 @@ export function libraryDetections(found: readonly HeardPlay[], pieces: readonly 
     confidence: Math.min(1, Math.max(0, play.confidence)),
     recognizer: 'library',
     songStartMs: Math.round(windowTimeToMs(pieces, play.songStartS)),
+    songEndMs:
+      play.songSeconds != null && play.songSeconds > 0 && play.tempo != null && play.tempo > 0
+        ? Math.round(windowTimeToMs(pieces, play.songStartS + play.songSeconds / play.tempo))
+        : null,
   }));
 }
 
@@ -131,6 +147,12 @@ export interface MergeOptions {
   crossfadeSeconds?: number;
   /** FILL_SECONDS unless given (0: a play ends where its song was last heard). */
   fillSeconds?: number;
+  /**
+   * Whether a library play whose song's end is known fills towards that end rather than to the
+   * next play's start: no further than its song lasts, and into the next play by a crossfade at
+   * most (true).
+   */
+  songEnds?: boolean;
 }
 
 /** Seconds of the song already played when a detection was first heard (0 when unknown). */
@@ -172,6 +194,7 @@ export function mergeDetections(
     continuity = true,
     crossfadeSeconds = CROSSFADE_SECONDS,
     fillSeconds = FILL_SECONDS,
+    songEnds = true,
   }: MergeOptions = {},
 ): MergeResult {
   const gapMs = gapSeconds * 1000;
@@ -230,25 +253,39 @@ export function mergeDetections(
     const endMs = Math.max(detection.endMs, ...touching.map((play) => play.endMs));
     let confidence = detection.confidence;
     for (const play of touching) confidence = maxConfidence(confidence, play.confidence);
-    if (startMs !== target.startMs || endMs !== target.endMs || confidence !== target.confidence) {
+    // Where its song ends: the latest any of its detections tells (a window that heard a loop at
+    // a later repeat tells too early an end).
+    let songEndMs = detection.songEndMs ?? null;
+    for (const play of touching)
+      if (play.songEndMs != null) songEndMs = Math.max(songEndMs ?? play.songEndMs, play.songEndMs);
+    if (
+      startMs !== target.startMs ||
+      endMs !== target.endMs ||
+      confidence !== target.confidence ||
+      (songEndMs !== null && songEndMs !== target.songEndMs)
+    ) {
       target.startMs = startMs;
       target.endMs = endMs;
       target.confidence = confidence;
+      if (songEndMs !== null) target.songEndMs = songEndMs;
       if (target.id !== null) target.changed = true;
     }
     const absorbed = new Set(touching.slice(1));
     for (const play of absorbed) if (play.id !== null) removedIds.push(play.id);
     plays = plays.filter((play) => !absorbed.has(play));
   }
-  if (fillSeconds > 0) fillGaps(plays, fillSeconds * 1000);
+  if (fillSeconds > 0) fillGaps(plays, fillSeconds * 1000, songEnds ? crossfadeMs : null);
   return { plays, removedIds };
 }
 
 /**
  * Ends each library play where the next play starts when that is at most `fillMs` after the
- * play's end and no other play is heard between (FILL_SECONDS).
+ * play's end and no other play is heard between (FILL_SECONDS). With `crossfadeMs` (not null), a
+ * play whose song's end is known (songEndMs) ends there instead when that comes first, and else
+ * runs into the next play by the crossfade: a song ends where it ends, however soon the next one
+ * is heard, and its last seconds fade out under the next one's first.
  */
-function fillGaps(plays: PlaySpan[], fillMs: number): void {
+function fillGaps(plays: PlaySpan[], fillMs: number, crossfadeMs: number | null): void {
   for (const play of plays) {
     if (play.recognizer !== 'library') continue;
     let nextStartMs = Number.POSITIVE_INFINITY;
@@ -259,8 +296,12 @@ function fillGaps(plays: PlaySpan[], fillMs: number): void {
       else if (other.endMs > play.endMs) covered = true;
     }
     if (covered || nextStartMs === Number.POSITIVE_INFINITY || nextStartMs - play.endMs > fillMs) continue;
-    if (nextStartMs === play.endMs) continue;
-    play.endMs = nextStartMs;
+    const endMs =
+      crossfadeMs !== null && play.songEndMs != null
+        ? Math.min(play.songEndMs, nextStartMs + crossfadeMs)
+        : nextStartMs;
+    if (endMs <= play.endMs) continue;
+    play.endMs = endMs;
     if (play.id !== null) play.changed = true;
   }
 }

@@ -162,6 +162,10 @@ describe.each(STORAGE_BACKENDS)('recognition with recordings in the %s backend',
       expect(Math.abs(seconds(alpha!.endedAt!) - 45)).toBeLessThanOrEqual(5);
       expect(Math.abs(seconds(beta!.startedAt) - 45)).toBeLessThanOrEqual(3);
       expect(Math.abs(seconds(beta!.endedAt!) - 100)).toBeLessThanOrEqual(5);
+      // Where each song itself ends as heard (alpha, 60 s, from 0 s; beta, 70 s, from 45 s), kept with
+      // the play for the chunks after (a play fills no further than its song lasts).
+      expect(Math.abs(seconds(alpha!.songEndsAt!) - 60)).toBeLessThanOrEqual(3);
+      expect(Math.abs(seconds(beta!.songEndsAt!) - 115)).toBeLessThanOrEqual(3);
       for (const play of stored) {
         expect(play).toMatchObject({
           source: 'recording',
