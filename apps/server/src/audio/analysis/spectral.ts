@@ -141,6 +141,41 @@ export function spectralPass(samples: Float32Array, sampleRate: number): Spectra
   };
 }
 
+/** The linear-frequency onset envelope's top: the mel envelope's (MEL_MAX_HZ). */
+const TONAL_MAX_HZ = MEL_MAX_HZ;
+
+/**
+ * A second onset envelope, for pitched music without drums: spectral flux on log-compressed
+ * magnitudes, log(1 + 1000·|X|), bin by bin (≈10.8 Hz apart at 22,050 Hz) up to TONAL_MAX_HZ,
+ * the frames of spectralPass. A new note's partials rise in their own bins, where a mel band's
+ * level, the sum of several partials that beat against each other, hardly moves: on MuseScore's
+ * brass band `Brassed_Up` and organ `Fugue_1` (docs/performance.md) the mel envelope repeats at
+ * the beat with 0.07 and 0.07 (under MIN_RHYTHM_REGULARITY, tempo.ts), this one with 0.21 and
+ * 0.27; white noise 0.01 and 0.02. tempo.ts reads it only when the mel envelope finds no pulse,
+ * so it costs a second STFT pass on those songs alone.
+ */
+export function tonalOnset(samples: Float32Array, sampleRate: number): Float64Array {
+  const frameSize = nearestPowerOfTwo(sampleRate * 0.046);
+  const hop = frameSize / 4;
+  const top = Math.min(frameSize / 2, Math.floor((TONAL_MAX_HZ * frameSize) / sampleRate));
+  const frames = Math.max(1, Math.ceil(samples.length / hop));
+  const onset = new Float64Array(frames);
+  let previous = new Float64Array(top + 1);
+  let current = new Float64Array(top + 1);
+  forEachPowerSpectrum(samples, frameSize, hop, (f, power) => {
+    let flux = 0;
+    for (let k = 1; k <= top; k++) {
+      const level = Math.log1p(1000 * Math.sqrt(power[k]!));
+      current[k] = level;
+      const rise = level - previous[k]!;
+      if (f > 0 && rise > 0) flux += rise;
+    }
+    onset[f] = flux / top;
+    [previous, current] = [current, previous];
+  });
+  return onset;
+}
+
 /**
  * Onsets per second: local maxima of the onset envelope that rise above its local mean (≈0.5 s
  * around) by a margin of the song's typical flux, at least 50 ms apart.

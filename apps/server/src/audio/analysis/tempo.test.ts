@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSamples } from './index.js';
 import { estimateTempo, foldIntoRange, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
-import { drumPattern, TEST_RATE } from './test-signals.js';
+import { drumPattern, softChords, TEST_RATE, whiteNoise } from './test-signals.js';
 
 const tempoOf = (samples: Float32Array) => analyzeSamples(samples, TEST_RATE).bpm;
 
@@ -82,6 +82,20 @@ describe('tempo', () => {
     expect(threeTwoCase(0.45)).toBe(120);
     // Bass salience 0.69: the bass's beat wins.
     expect(threeTwoCase(3)).toBe(80);
+  });
+
+  // No drums: soft-attack chords on every beat, whose partials beat inside each mel band (the mel
+  // envelope's rhythm regularity 0.04-0.05, under the floor: "no pulse" before 2026-11-27).
+  it.each([96, 108])('finds %d BPM in pitched music without drums (soft chords on the beat)', (bpm) => {
+    const result = analyzeSamples(softChords({ bpm, seconds: 30 }), TEST_RATE);
+    expect(result.bpm).not.toBeNull();
+    expect(Math.abs(result.bpm! - bpm)).toBeLessThanOrEqual(0.01 * bpm);
+    expect(result.features.rhythm_regularity).toBeGreaterThan(0.1);
+  });
+
+  it('still finds no pulse in white noise through the pitched-music envelope', () => {
+    expect(analyzeSamples(whiteNoise(30), TEST_RATE).bpm).toBeNull();
+    expect(analyzeSamples(whiteNoise(30, 0.05, 9), TEST_RATE).bpm).toBeNull();
   });
 
   it('folds any tempo into the range: foldIntoRange', () => {

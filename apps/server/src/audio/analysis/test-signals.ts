@@ -132,6 +132,47 @@ export function chordProgression(
   return out;
 }
 
+/**
+ * Pitched music without drums: a chord of 5 random notes of C major on every beat, each note
+ * two strings detuned ±12 cents (they beat, like a piano's or a chorus's), 20 harmonics, a soft
+ * 100 ms attack, and a 2 s ring past the next beat; no noise anywhere. Its beat is in the notes
+ * alone, and the partials beating inside each mel band hide it from a mel-band envelope.
+ */
+export function softChords({ bpm, seconds, seed = 11 }: { bpm: number; seconds: number; seed?: number }) {
+  const out = new Float32Array(Math.round(seconds * TEST_RATE));
+  const random = noiseSource(seed);
+  const scale = [0, 2, 4, 5, 7, 9, 11];
+  const beat = 60 / bpm;
+  const attack = 0.1 * TEST_RATE;
+  for (let n = 0; n * beat < seconds; n++) {
+    const start = Math.round(n * beat * TEST_RATE);
+    const length = Math.min(out.length - start, Math.round((beat + 2) * TEST_RATE));
+    for (let voice = 0; voice < 5; voice++) {
+      const degree = Math.floor(((random() + 1) / 2) * 14);
+      const note = 48 + 7 * voice + 12 * Math.floor(degree / 7) + scale[degree % 7]! - (voice === 0 ? 12 : 0);
+      for (const cents of [-12, 12]) {
+        const f = hz(note, cents);
+        for (let h = 1; h <= 20 && f * h < TEST_RATE / 2 - 500; h++) {
+          // A sine by the recurrence s[i+1] = 2 cos(w) s[i] - s[i-1]: one multiply-add a sample.
+          const w = (2 * Math.PI * f * h) / TEST_RATE;
+          const c = 2 * Math.cos(w);
+          let before = 0;
+          let now = Math.sin(w);
+          const amplitude = 0.03 / h;
+          for (let i = 0; i < length; i++) {
+            const envelope = Math.min(1, i / attack, (length - i) / 1102) * Math.exp((-0.4 * i) / TEST_RATE);
+            out[start + i] = out[start + i]! + amplitude * envelope * before;
+            const next = c * now - before;
+            before = now;
+            now = next;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 export function whiteNoise(seconds: number, gain = 0.3, seed = 3): Float32Array {
   const noise = noiseSource(seed);
   const out = new Float32Array(Math.round(seconds * TEST_RATE));
