@@ -21,7 +21,9 @@
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
-//     [--detections-out nights.json] [--detections-in nights.json] [--verbose]
+//     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
+// --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
+// that failed verification, and what the true song scores verified at the offset it was cut at.
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -106,6 +108,8 @@ runMain(async () => {
   }
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
+  const peaksModule = await dist('audio/fingerprint/peaks.js');
+  const hashesModule = await dist('audio/fingerprint/hashes.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
   const { inIndex, outOfIndex } = splitTracks(buildTracks(cacheDir, { ffmpeg, ffprobe: 'ffprobe', log }));
   const unknownTracks = buildUnknownTracks(cacheDir, { ffprobe: 'ffprobe', log });
@@ -192,6 +196,7 @@ runMain(async () => {
       const slot = (lead + 10 + gap) * RATE;
       const reel = new Float32Array(slot * clips.length);
       for (const [i, clip] of clips.entries()) reel.set(clip.subarray(0, (lead + 10) * RATE), i * slot);
+      const diagnosed = [];
       const totals = { tuning: snrs.map(() => [0, 0, 0, 0, 0]), 'held-out': snrs.map(() => [0, 0, 0, 0, 0]) };
       for (const [r, room] of rooms.entries()) {
         const cells = [];
@@ -205,9 +210,11 @@ runMain(async () => {
           let falses = 0;
           let known = 0;
           let unknownCount = 0;
+          const misses = [];
           for (const [i, excerpt] of excerpts.entries()) {
             const from = Math.round((i * (lead + 10 + gap) + lead) * rate);
-            const plays = await engine.recognizeWith(source, pcm.slice(from, from + 10 * rate));
+            const query = pcm.slice(from, from + 10 * rate);
+            const plays = await engine.recognizeWith(source, query);
             const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
             if (excerpt.truth === null) {
               unknownCount++;
@@ -216,6 +223,8 @@ runMain(async () => {
               known++;
               if (top?.songId === excerpt.truth) correct++;
               else if (top) wrong++;
+              if (top?.songId !== excerpt.truth && process.argv.includes('--diagnose'))
+                misses.push(await diagnose(query, excerpt));
             }
           }
           const t = totals[room.split][s];
@@ -228,6 +237,7 @@ runMain(async () => {
             `${pct(correct, known)} (${correct}/${known}), ${wrong} wrong, ${falses}/${unknownCount} false`,
           );
           log(`${room.name} ${snr} dB: ${correct}/${known}`);
+          if (misses.length) diagnosed.push(`${room.name}, ${snr} dB: ${summarise(misses)}`);
         }
         console.log(`| ${room.name} | ${room.split} | ${cells.join(' | ')} |`);
       }
@@ -237,6 +247,61 @@ runMain(async () => {
         );
         if (totals[split][0][1] > 0) console.log(`| all ${split} rooms | ${split} | ${cells.join(' | ')} |`);
       }
+      if (diagnosed.length) {
+        console.log('\nWindows missed (--diagnose):\n');
+        for (const line of diagnosed) console.log(`- ${line}`);
+      }
+    }
+
+    /**
+     * Why a window missed its song, from the engine's own steps: the true song's best key (votes
+     * at one warp and offset, as the candidates are counted) and its rank among every song with
+     * two votes or more; its score at that key; and its score verified at the offset the excerpt
+     * was cut at (no warp), which says whether verification or the votes lost it.
+     */
+    async function diagnose(query, excerpt) {
+      const { hashed, verified } = peaksModule.extractPeakSets(
+        query,
+        params.QUERY_PEAKS,
+        params.QUERY_VERIFY_PEAKS,
+      );
+      const perWarp = params.WARPS.map((warp) => hashesModule.hashPeaks(hashed, warp, params.QUERY_TARGETS));
+      const maxBucket = Math.max(
+        params.STOP_MIN,
+        (params.STOP_FACTOR * index.size) / hashesModule.HASH_SPACE,
+      );
+      const all = matcher.indexCandidates(perWarp, index, 0, 0, maxBucket, Number.POSITIVE_INFINITY, 2);
+      const rank = all.findIndex((c) => c.songId === excerpt.truth);
+      const grid = (await source.gridsOf([excerpt.truth])).get(excerpt.truth);
+      const at = (candidate) =>
+        matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grid, candidate).score;
+      const trueOffset = Math.round(excerpt.start / params.FRAME_SECONDS);
+      return {
+        votes: rank < 0 ? 0 : all[rank].votes,
+        candidate: rank >= 0 && rank < params.CANDIDATES && all[rank].votes >= params.MIN_CANDIDATE_VOTES,
+        keyScore: rank < 0 ? 0 : at(all[rank]),
+        trueScore: at({ warp: 0, offset: trueOffset }),
+      };
+    }
+
+    function summarise(misses) {
+      const candidates = misses.filter((m) => m.candidate);
+      const verifiable = misses.filter((m) => m.trueScore >= params.MIN_SCORE);
+      return (
+        `${misses.length} missed: ${misses.length - candidates.length} no candidate (true song's best key: ` +
+        `median ${quantile(
+          misses.map((m) => m.votes),
+          0.5,
+        )} votes), ${candidates.length} candidates verified under ` +
+        `${params.MIN_SCORE} at their key (median ${quantile(
+          candidates.map((m) => m.keyScore),
+          0.5,
+        )}); verified at the ` +
+        `true offset, ${verifiable.length} score ${params.MIN_SCORE} or more (median ${quantile(
+          misses.map((m) => m.trueScore),
+          0.5,
+        )})`
+      );
     }
 
     // -----------------------------------------------------------------------------------------
