@@ -146,7 +146,7 @@ const TONAL_MAX_HZ = MEL_MAX_HZ;
 
 /**
  * A second onset envelope, for pitched music without drums: spectral flux on log-compressed
- * magnitudes, log(1 + 1000·|X|), bin by bin (≈10.8 Hz apart at 22,050 Hz) up to TONAL_MAX_HZ,
+ * magnitudes, log(1 + 1000·|X|), bin by bin (≈21.5 Hz apart at 22,050 Hz) up to TONAL_MAX_HZ,
  * the frames of spectralPass. A new note's partials rise in their own bins, where a mel band's
  * level, the sum of several partials that beat against each other, hardly moves: on MuseScore's
  * brass band `Brassed_Up` and organ `Fugue_1` (docs/performance.md) the mel envelope repeats at
