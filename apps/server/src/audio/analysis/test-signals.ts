@@ -147,6 +147,10 @@ export function softChords({ bpm, seconds, seed = 11 }: { bpm: number; seconds: 
   for (let n = 0; n * beat < seconds; n++) {
     const start = Math.round(n * beat * TEST_RATE);
     const length = Math.min(out.length - start, Math.round((beat + 2) * TEST_RATE));
+    const envelope = new Float64Array(length);
+    for (let i = 0; i < length; i++) {
+      envelope[i] = Math.min(1, i / attack, (length - i) / 1102) * Math.exp((-0.4 * i) / TEST_RATE);
+    }
     for (let voice = 0; voice < 5; voice++) {
       const degree = Math.floor(((random() + 1) / 2) * 14);
       const note = 48 + 7 * voice + 12 * Math.floor(degree / 7) + scale[degree % 7]! - (voice === 0 ? 12 : 0);
@@ -160,8 +164,7 @@ export function softChords({ bpm, seconds, seed = 11 }: { bpm: number; seconds: 
           let now = Math.sin(w);
           const amplitude = 0.03 / h;
           for (let i = 0; i < length; i++) {
-            const envelope = Math.min(1, i / attack, (length - i) / 1102) * Math.exp((-0.4 * i) / TEST_RATE);
-            out[start + i] = out[start + i]! + amplitude * envelope * before;
+            out[start + i] = out[start + i]! + amplitude * envelope[i]! * before;
             const next = c * now - before;
             before = now;
             now = next;
