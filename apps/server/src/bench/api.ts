@@ -21,6 +21,7 @@ import { regenerateAllPlaylists } from '../services/playlists/playlists.js';
 import { deleteRecording } from '../services/recordings/recordings.js';
 import { recomputeScores } from '../services/scores.js';
 import { bulkLoadPlan } from './bulk-load.js';
+import { startTimedClient } from './timed-client.js';
 import {
   SYNTH_SONG_SECONDS,
   UPLOAD_EVENT_NAME,
@@ -358,31 +359,6 @@ async function indexSynthSongs(db: Db, count: number, log: (message: string) => 
   return rows.rows.map((row) => row.id);
 }
 
-async function timeCase(url: string, warmups: number, requests: number, token: string) {
-  let status = 0;
-  let bytes = 0;
-  let message = '';
-  const durations: number[] = [];
-  for (let i = 0; i < warmups + requests; i += 1) {
-    const startedAt = performance.now();
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    const body = await response.arrayBuffer();
-    const elapsed = performance.now() - startedAt;
-    status = response.status;
-    bytes = body.byteLength;
-    if (status >= 400) {
-      try {
-        message = (JSON.parse(Buffer.from(body).toString('utf8')) as { message?: string }).message ?? '';
-      } catch {
-        message = '';
-      }
-      return { status, bytes, message, durations };
-    }
-    if (i >= warmups) durations.push(elapsed);
-  }
-  return { status, bytes, message, durations: durations.sort((a, b) => a - b) };
-}
-
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** Markdown table of the results. */
@@ -414,6 +390,8 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
 
   let handle: ServerHandle | undefined;
   let jobProcess: { stop(): Promise<void> } | undefined;
+  // The timed requests run from a thread of their own (timed-client.ts), off the server's loop.
+  const client = startTimedClient();
   try {
     const startedAt = performance.now();
     handle = await startServer({
@@ -518,7 +496,12 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
           });
           continue;
         }
-        const timing = await timeCase(`${handle.url}${testCase.request}`, warmups, requests, token);
+        const timing = await client.time({
+          url: `${handle.url}${testCase.request}`,
+          warmups,
+          requests,
+          token,
+        });
         const isOk = timing.status < 400;
         results.push({
           name,
@@ -547,6 +530,7 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
     if (load) console.log(`\n${await load.stop()}`);
     return results;
   } finally {
+    await client.close();
     await jobProcess?.stop();
     await handle?.close();
     if (isScratch && !options.keep) fs.rmSync(dataDir, { recursive: true, force: true });
