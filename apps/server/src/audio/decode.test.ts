@@ -94,6 +94,21 @@ describe('decodeWholeAudio (the upload check)', () => {
     ).rejects.toBeInstanceOf(ProgramStartError);
   });
 
+  it('decodes again cold when a warm ffmpeg was killed while it waited', async () => {
+    // An ffmpeg whose warm runs (reading their list from stdin) die by a signal once given work.
+    const fake = path.join(dir, 'dying-ffmpeg.sh');
+    await fs.writeFile(
+      fake,
+      '#!/bin/sh\ncase "$*" in *concat*) read line; kill -9 $$;; esac\nexec ffmpeg "$@"\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const file = path.join(dir, 'a.wav');
+    const samples = await decodeWholeAudio(file, { sampleRate: 8000, keepWarm: true, ffmpegPath: fake });
+    expect(samples).toEqual(await decodeWholeAudio(file, { sampleRate: 8000 }));
+  });
+
   it("says a missing ffmpeg is the server's fault (ProgramStartError), not the file's", async () => {
     await expect(
       decodeWholeAudio(path.join(dir, 'a.wav'), { sampleRate: 8000, ffmpegPath: '/nonexistent/ffmpeg' }),

@@ -109,28 +109,33 @@ async function decodeOne(file: string, options: DecodeOptions): Promise<Float32A
 
 /** decodeOne, but a ffmpeg that cannot start is a ProgramStartError (the server's fault). */
 async function decodeOrStartError(file: string, options: DecodeOptions): Promise<Float32Array> {
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
-  if (options.startSeconds) args.push('-ss', String(options.startSeconds));
-  const input = inputOf(file, options.keepWarm === true);
-  args.push(...input.args);
-  if (options.durationSeconds !== undefined) args.push('-t', String(options.durationSeconds));
-  args.push(
-    '-vn',
-    ...(options.channels === 'first' ? ['-af', 'pan=mono|c0=c0'] : ['-ac', '1']),
-    '-ar',
-    String(options.sampleRate),
-    '-f',
-    'f32le',
-    '-acodec',
-    'pcm_f32le',
-    'pipe:1',
-  );
-  // Through the spawn helper: forking this process (which may hold the recognition index) costs
-  // page faults on every recognition that follows (spawn-helper.ts).
-  const exit = await runProgramCollect(options.ffmpegPath ?? 'ffmpeg', args, {
-    stdin: input.stdin,
-    keepWarm: input.stdin !== undefined,
-  });
+  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+  const run = (warm: boolean) => {
+    const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+    if (options.startSeconds) args.push('-ss', String(options.startSeconds));
+    const input = inputOf(file, warm);
+    args.push(...input.args);
+    if (options.durationSeconds !== undefined) args.push('-t', String(options.durationSeconds));
+    args.push(
+      '-vn',
+      ...(options.channels === 'first' ? ['-af', 'pan=mono|c0=c0'] : ['-ac', '1']),
+      '-ar',
+      String(options.sampleRate),
+      '-f',
+      'f32le',
+      '-acodec',
+      'pcm_f32le',
+      'pipe:1',
+    );
+    // Through the spawn helper: forking this process (which may hold the recognition index) costs
+    // page faults on every recognition that follows (spawn-helper.ts).
+    return runProgramCollect(ffmpeg, args, { stdin: input.stdin, keepWarm: input.stdin !== undefined });
+  };
+  let exit = await run(options.keepWarm === true);
+  // A warm ffmpeg ended by a signal died waiting (killed while idle, as an operator's `pkill` or
+  // the kernel's OOM killer would): that says nothing of the file, which is decoded again cold
+  // rather than refused (an upload would otherwise answer 415 for a good chunk).
+  if (options.keepWarm === true && exit.signal !== null) exit = await run(false);
   if (exit.code !== 0) throw new DecodeError(file, stderrReason(exit.stderr, file));
   const bytes = exit.stdout;
   const usable = bytes.byteLength - (bytes.byteLength % 4);
