@@ -20,6 +20,7 @@
  *   song's end is unknown);
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
+import type { TimelinePlay } from '../../audio/fingerprint/index.js';
 
 /**
  * Two detections of one song less than this apart are one play (a chunk boundary, a quiet bar, a
@@ -90,21 +91,11 @@ export interface Detection {
   songEndMs?: number | null;
 }
 
-/** What the engine reports of a play in a decoded window (audio/fingerprint's TimelinePlay). */
-export interface HeardPlay {
-  songId: number;
-  startS: number;
-  endS: number;
-  confidence: number;
-  songStartS: number;
-  /** The song's seconds per second of the window (1.03: played 3% faster). */
-  tempo?: number;
-  /** The song's length as indexed (null when unknown). */
-  songSeconds?: number | null;
-}
-
 /** The engine's plays of a decoded window (its `pieces`) as library detections in wall-clock time. */
-export function libraryDetections(found: readonly HeardPlay[], pieces: readonly WindowPiece[]): Detection[] {
+export function libraryDetections(
+  found: readonly TimelinePlay[],
+  pieces: readonly WindowPiece[],
+): Detection[] {
   return found.map((play) => ({
     songId: play.songId,
     startMs: Math.round(windowTimeToMs(pieces, play.startS)),
@@ -113,7 +104,7 @@ export function libraryDetections(found: readonly HeardPlay[], pieces: readonly 
     recognizer: 'library',
     songStartMs: Math.round(windowTimeToMs(pieces, play.songStartS)),
     songEndMs:
-      play.songSeconds != null && play.songSeconds > 0 && play.tempo != null && play.tempo > 0
+      play.songSeconds != null && play.songSeconds > 0 && play.tempo > 0
         ? Math.round(windowTimeToMs(pieces, play.songStartS + play.songSeconds / play.tempo))
         : null,
   }));
