@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureBuilt, ensureNodeModules, ensureSystemPackages, log, repoRoot, runMain } from './ensure.mjs';
 
 const usage = 'usage: node scripts/test.mjs [--unit | --e2e]';
@@ -26,6 +27,17 @@ function readJson(file) {
   } catch {
     return null;
   }
+}
+
+/**
+ * One line per failing test, printed again after both runners so that the last lines of a long
+ * run (all a CI log may keep) say which test failed and why.
+ */
+function failureLine(where, name, message) {
+  const firstLine = stripVTControlCharacters(message ?? '')
+    .split('\n')
+    .find((line) => line.trim() !== '');
+  return `  ${where} > ${name}${firstLine ? `\n      ${firstLine.trim().slice(0, 300)}` : ''}`;
 }
 
 /** Runs a test runner in the foreground; returns its exit code (null when it could not start). */
@@ -51,9 +63,19 @@ function runVitest(reportDir) {
   const brokenFiles = (report?.testResults ?? []).filter(
     (file) => file.status === 'failed' && !file.assertionResults?.some((test) => test.status === 'failed'),
   ).length;
+  const failures = [];
+  for (const file of report?.testResults ?? []) {
+    const where = path.relative(repoRoot, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests)
+      failures.push(failureLine(where, test.fullName, test.failureMessages?.[0]));
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push(failureLine(where, '(file did not run)', file.message));
+  }
   return {
     name: 'vitest',
     code,
+    failures,
     hasReport: report !== null,
     passed: report?.numPassedTests ?? 0,
     failed: (report?.numFailedTests ?? 0) + brokenFiles,
@@ -68,9 +90,24 @@ function runPlaywright(reportDir) {
   const code = runRunner('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], env);
   const report = readJson(outputFile);
   const stats = report?.stats;
+  const failures = [];
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(failureLine(`${spec.file}:${spec.line}`, `[${test.projectName}] ${spec.title}`, error));
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report?.suites ?? []) visit(suite);
+  for (const error of report?.errors ?? [])
+    failures.push(failureLine('playwright', '(outside any test)', error.message));
   return {
     name: 'playwright',
     code,
+    failures,
     hasReport: stats !== undefined,
     // With retries 0 nothing is flaky; if retries come back, a test that passed on retry passed.
     passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
@@ -112,6 +149,8 @@ runMain(async () => {
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failed, 0);
   const skipped = results.reduce((sum, result) => sum + result.skipped, 0);
+  const failures = results.flatMap((result) => result.failures ?? []);
+  if (failures.length > 0) console.log(`failed tests:\n${failures.join('\n')}`);
   log(`finished in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
   console.log(`tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
   if (failed > 0 || hasRunnerFailure) process.exitCode = 1;
