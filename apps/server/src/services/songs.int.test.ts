@@ -16,6 +16,8 @@ afterAll(async () => {
   await t?.close();
 });
 beforeEach(async () => {
+  // A song's edit schedules a score recompute; one left by the test before would rewrite scores set here.
+  await t.settleJobs();
   await t.deps.pool.query('truncate events, socials, songs, plays, settings restart identity cascade');
 });
 

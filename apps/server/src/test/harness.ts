@@ -70,6 +70,13 @@ export interface TestApp {
   databaseUrl: string;
   /** A temporary data folder with recordings/ and playlists/ in it. */
   dataDir: string;
+  /**
+   * Drops the jobs waiting to start and waits for the running ones to end. A write schedules
+   * follow-ups a few seconds later (a score recompute, then playlists and downloads: see
+   * services/recompute-schedule.ts); a test that sets scores by hand calls this first, so that a
+   * recompute scheduled by the test before it cannot rewrite them while it runs.
+   */
+  settleJobs(): Promise<void>;
   /** Undoes everything: app, job workers, live hub, pool, database, data folder. */
   close(): Promise<void>;
 }
@@ -133,7 +140,19 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
       return hasCredentials ? rawInject(given) : injectAs('admin', given);
     };
     (app as { inject: unknown }).inject = inject;
-    return { app, tokens, injectAs, deps, databaseUrl: database.url, dataDir, close };
+    const settleJobs = async () => {
+      // A running job may send a follow-up as it ends: drop and wait again until nothing is left.
+      for (let attempt = 0; attempt < 600; attempt++) {
+        await database.pool.query("delete from pgboss.job where state in ('created', 'retry')");
+        const { rows } = await database.pool.query<{ left: number }>(
+          "select count(*)::int as left from pgboss.job where state in ('created', 'retry', 'active')",
+        );
+        if (rows[0]?.left === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('settleJobs: jobs still running after 60 s');
+    };
+    return { app, tokens, injectAs, deps, databaseUrl: database.url, dataDir, settleJobs, close };
   } catch (error) {
     await close();
     throw error;

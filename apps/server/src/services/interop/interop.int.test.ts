@@ -34,8 +34,12 @@ afterAll(async () => {
   if (root) await fs.rm(path.dirname(root), { recursive: true, force: true });
 });
 
-/** Every test starts from an empty library (the app's accounts stay). */
+/**
+ * Every test starts from an empty library (the app's accounts stay), and with no recompute that an
+ * import of the test before scheduled: it would rewrite the overplay scores a test sets by hand.
+ */
 beforeEach(async () => {
+  await t.settleJobs();
   await t.deps.pool.query('truncate songs, events, playlists restart identity cascade');
 });
 
