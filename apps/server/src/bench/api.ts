@@ -93,6 +93,9 @@ export interface CaseResult {
   p50Ms: number | null;
   p95Ms: number | null;
   maxMs: number | null;
+  /** A download's first byte (the first chunk of its body), p50 and p95; null for other answers. */
+  firstByteP50Ms: number | null;
+  firstByteP95Ms: number | null;
   bytes: number | null;
 }
 
@@ -361,16 +364,24 @@ async function indexSynthSongs(db: Db, count: number, log: (message: string) => 
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
+/** A download's first-byte percentiles, or nulls when the answer was no download. */
+const firstByteOf = (sorted: readonly number[]) =>
+  sorted.length === 0
+    ? { firstByteP50Ms: null, firstByteP95Ms: null }
+    : { firstByteP50Ms: round1(percentile(sorted, 50)), firstByteP95Ms: round1(percentile(sorted, 95)) };
+
 /** Markdown table of the results. */
 export function resultsTable(results: readonly CaseResult[]): string {
   const lines = [
-    '| call | request | result | p50 ms | p95 ms | max ms | bytes |',
-    '|---|---|---|---:|---:|---:|---:|',
+    '| call | request | result | p50 ms | p95 ms | max ms | first byte p50 / p95 ms | bytes |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const cell = (value: number | null) => (value === null ? '' : String(value));
+    // Downloads only: the first chunk of the file's body.
+    const firstByte = r.firstByteP50Ms === null ? '' : `${r.firstByteP50Ms} / ${r.firstByteP95Ms}`;
     lines.push(
-      `| ${r.name} | \`${r.request}\` | ${r.outcome} | ${cell(r.p50Ms)} | ${cell(r.p95Ms)} | ${cell(r.maxMs)} | ${cell(r.bytes)} |`,
+      `| ${r.name} | \`${r.request}\` | ${r.outcome} | ${cell(r.p50Ms)} | ${cell(r.p95Ms)} | ${cell(r.maxMs)} | ${firstByte} | ${cell(r.bytes)} |`,
     );
   }
   return lines.join('\n');
@@ -479,6 +490,8 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
           p50Ms: null,
           p95Ms: null,
           maxMs: null,
+          firstByteP50Ms: null,
+          firstByteP95Ms: null,
           bytes: null,
         });
         continue;
@@ -492,6 +505,8 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
             p50Ms: null,
             p95Ms: null,
             maxMs: null,
+            firstByteP50Ms: null,
+            firstByteP95Ms: null,
             bytes: null,
           });
           continue;
@@ -510,11 +525,16 @@ export async function runApiBenchmark(options: ApiBenchOptions = {}): Promise<Ca
           p50Ms: isOk ? round1(percentile(timing.durations, 50)) : null,
           p95Ms: isOk ? round1(percentile(timing.durations, 95)) : null,
           maxMs: isOk ? round1(timing.durations.at(-1)!) : null,
+          ...firstByteOf(isOk ? timing.firstBytes : []),
           bytes: timing.bytes,
         });
         const last = results.at(-1)!;
+        const firstByte =
+          last.firstByteP50Ms === null
+            ? ''
+            : ` (first byte p50 ${last.firstByteP50Ms} ms, p95 ${last.firstByteP95Ms} ms)`;
         log(
-          `${name} ${testCase.request}: ${last.outcome} p50 ${last.p50Ms ?? '-'} ms, p95 ${last.p95Ms ?? '-'} ms`,
+          `${name} ${testCase.request}: ${last.outcome} p50 ${last.p50Ms ?? '-'} ms, p95 ${last.p95Ms ?? '-'} ms${firstByte}`,
         );
       }
     }

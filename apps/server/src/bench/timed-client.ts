@@ -21,6 +21,12 @@ export interface CaseTiming {
   message: string;
   /** Milliseconds of the timed requests, sorted. */
   durations: number[];
+  /**
+   * For a download (`content-disposition: attachment`): milliseconds from the request to the first
+   * chunk of its body, sorted; empty for other answers, whose first byte says little beside their
+   * whole time.
+   */
+  firstBytes: number[];
 }
 
 async function timeCase({ url, warmups, requests, token }: TimedCase): Promise<CaseTiming> {
@@ -28,24 +34,39 @@ async function timeCase({ url, warmups, requests, token }: TimedCase): Promise<C
   let bytes = 0;
   let message = '';
   const durations: number[] = [];
+  const firstBytes: number[] = [];
   for (let i = 0; i < warmups + requests; i += 1) {
     const startedAt = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    const body = await response.arrayBuffer();
+    const isDownload = /^attachment/i.test(response.headers.get('content-disposition') ?? '');
+    // The body read chunk by chunk: the first one's arrival is the download's first byte.
+    const chunks: Uint8Array[] = [];
+    let firstByte: number | null = null;
+    if (response.body) {
+      for await (const chunk of response.body) {
+        firstByte ??= performance.now() - startedAt;
+        chunks.push(chunk);
+      }
+    }
     const elapsed = performance.now() - startedAt;
+    const body = Buffer.concat(chunks);
     status = response.status;
     bytes = body.byteLength;
     if (status >= 400) {
       try {
-        message = (JSON.parse(Buffer.from(body).toString('utf8')) as { message?: string }).message ?? '';
+        message = (JSON.parse(body.toString('utf8')) as { message?: string }).message ?? '';
       } catch {
         message = '';
       }
-      return { status, bytes, message, durations };
+      return { status, bytes, message, durations, firstBytes };
     }
-    if (i >= warmups) durations.push(elapsed);
+    if (i >= warmups) {
+      durations.push(elapsed);
+      if (isDownload && firstByte !== null) firstBytes.push(firstByte);
+    }
   }
-  return { status, bytes, message, durations: durations.sort((a, b) => a - b) };
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  return { status, bytes, message, durations: sorted(durations), firstBytes: sorted(firstBytes) };
 }
 
 /** A client thread that times one case at a time; `close` ends it. */
