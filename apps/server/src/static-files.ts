@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import fastifyCompress from '@fastify/compress';
+import zlib from 'node:zlib';
+import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from './config.js';
@@ -11,6 +12,24 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 /** JSON (and any text) smaller than this travels as is: the headers would cost more than they save. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** The encodings of API answers, by preference. */
+const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
+
+/**
+ * A route's own `compress` options for files sent while they are made (the library exports: the
+ * whole library's CSV is 32.8 MB at 200,000 songs): brotli at quality 1 and gzip at level 1
+ * instead of @fastify/compress's 4 and zlib's 6. At quality 4 brotli wrote nothing until it had
+ * 8.5 MB of that CSV (the download's first byte after 0.9-1.9 s, though the rows came at once),
+ * and both spent more CPU than the 2 cores of a small server spare for it: the file's 32.8 MB at
+ * 6.9 MB with brotli 1 (6.1 at 4), 7.0 MB with gzip 1 (5.8 at 6), on a local network either way
+ * (docs/performance.md, 2026-11-27).
+ */
+export const DOWNLOAD_COMPRESSION = {
+  encodings: ENCODINGS,
+  threshold: COMPRESS_THRESHOLD_BYTES,
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+  zlibOptions: { level: 1 },
+} satisfies FastifyCompressOptions;
 
 /**
  * Routes whose bodies must not pass through the compression hooks: the multipart upload (audio,
@@ -28,7 +47,8 @@ function isUncompressedRoute(routeOptions: RouteOptions): boolean {
  * before the API routes: @fastify/compress hooks into the routes registered after it.
  *
  * - API responses of 1 KB and more are compressed (br, else gzip) by `accept-encoding`; request
- *   bodies are never decompressed (the API takes no compressed bodies, as before).
+ *   bodies are never decompressed (the API takes no compressed bodies, as before). A route that
+ *   sends large files takes DOWNLOAD_COMPRESSION as its own `compress` options.
  * - Files of the build are sent precompressed (`x.js.br`, `x.js.gz`, written by the web build)
  *   with `content-encoding` chosen by `accept-encoding`; `assets/` are cached for a year as
  *   immutable, everything else (index.html, sw.js, the manifest) is revalidated on every use.
@@ -47,7 +67,7 @@ export async function registerStaticFiles(
     if (isUncompressedRoute(routeOptions)) routeOptions.compress = false;
   });
   await app.register(fastifyCompress, {
-    encodings: ['br', 'gzip'],
+    encodings: ENCODINGS,
     threshold: COMPRESS_THRESHOLD_BYTES,
     globalDecompression: false,
   });

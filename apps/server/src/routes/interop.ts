@@ -7,6 +7,7 @@ import { exportSongs, streamSongsCsv } from '../services/interop/export.js';
 import { type InteropInput, runInterop } from '../services/interop/interop.js';
 import { receiveInteropUpload } from '../services/interop/upload.js';
 import type { UploadPart } from '../services/multipart.js';
+import { DOWNLOAD_COMPRESSION } from '../static-files.js';
 import { accessDescription, errorStatuses, rateLimited, responseSchemas } from './define.js';
 
 /** `attachment` with the file name, plain ASCII for old clients and RFC 5987 UTF-8 for the rest. */
@@ -79,6 +80,8 @@ export async function interopRoutes(app: FastifyInstance, deps: AppDeps) {
     method: exported.method,
     url: `/api${exported.path}`,
     config: { access: exported.access },
+    // Files up to tens of MB, written while they are sent: compressed at a fast level.
+    compress: DOWNLOAD_COMPRESSION,
     schema: {
       tags: [tag],
       summary: exported.summary,

@@ -201,4 +201,38 @@ describe('CSV export written while it is read', () => {
     await expect(streamSongsCsv(t, { playlistId: 999_999 })).rejects.toThrow(/Playlist/);
     expect(idle()).toBe(true);
   });
+
+  // Last: it changes the library.
+  it('is the library as it was when the download began, whatever changes while it is sent', async () => {
+    const before = Buffer.from((await exportSongs(t.db, 'csv', {})).content);
+    const streamed = await streamSongsCsv(t, {});
+    const iterator = streamed.stream[Symbol.asyncIterator]();
+    const chunks: Buffer[] = [Buffer.from((await iterator.next()).value as Buffer)];
+    // Meanwhile, past the rows read so far: a song added at the end of the library's order, the
+    // first song moved there (it would be in the file twice), the last song renamed and played.
+    const [first, last] = (
+      await t.pool.query<{ id: number }>(
+        `(select id from songs order by artist, title, id limit 1)
+         union all (select id from songs order by artist desc, title desc, id desc limit 1)`,
+      )
+    ).rows.map((row) => row.id);
+    await t.db.insert(songs).values({ title: 'Added meanwhile', artist: 'Zz last', searchKey: 'added' });
+    await t.db.update(songs).set({ artist: 'Zz moved' }).where(eq(songs.id, first!));
+    await t.db.update(songs).set({ title: 'Renamed meanwhile' }).where(eq(songs.id, last!));
+    await recordPlays(t.db, [
+      { songId: last!, eventId, startedAt: new Date(Date.UTC(2026, 2, 15, 1)), source: 'manual' as const },
+    ]);
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      chunks.push(Buffer.from(next.value as Buffer));
+    }
+    expect(Buffer.concat(chunks).equals(before)).toBe(true);
+    expect(idle()).toBe(true);
+    // The next download has them.
+    const after = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
+    expect(after).toContain('Added meanwhile');
+    expect(after).toContain('Renamed meanwhile');
+    expect(after.split('\r\n').length).toBe(SONGS + 3);
+  });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { InteropResult } from '@wcs/contract';
 import { eq, sql } from 'drizzle-orm';
 import initSqlJs from 'sql.js';
@@ -738,6 +739,23 @@ describe('export', () => {
     expect(csv.body).toContain('Wanted');
     const back = await uploadOk('preview', { bytes: csv.body, name: 'library.csv' });
     expect(back).toMatchObject({ format: 'csv', tracks: 3, matched: 3, new_songs: 0 });
+    // Compressed as a browser asks, at the fast level of large downloads (static-files.ts
+    // DOWNLOAD_COMPRESSION): the same bytes. Gzip's header says its level: 4 is the fastest.
+    const packed = async (encoding: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/interop/export/csv',
+        headers: { 'accept-encoding': encoding },
+      });
+    const brotli = await packed('br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(csv.body);
+    const gzip = await packed('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(csv.body);
+    expect(gzip.rawPayload[8]).toBe(4);
+    // The API's encodings only, as everywhere else.
+    expect((await packed('deflate')).headers['content-encoding']).toBeUndefined();
 
     const missing = await t.app.inject({ method: 'GET', url: '/api/interop/export/m3u8?playlist_id=999999' });
     expect(missing.statusCode).toBe(404);
