@@ -18,7 +18,7 @@ import {
 } from './key.js';
 import { integratedLoudness, LOUDNESS_FLOOR_DB } from './loudness.js';
 import { onsetRate, spectralPass, tonalOnset } from './spectral.js';
-import { estimateTempo, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW, TEMPO_SETTINGS } from './tempo.js';
+import { estimateTempo, STEADY_NOVELTY, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW, TEMPO_SETTINGS } from './tempo.js';
 
 export { DecodeError } from '../decode.js';
 export { KEY_CONFIDENCE_MIN, toCamelot } from './key.js';
@@ -29,7 +29,7 @@ export const ANALYSIS_SAMPLE_RATE = 22050;
 export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
-  `tempo mel-flux (tonal-flux when no pulse) acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
+  `tempo mel-flux (tonal-flux when no pulse, none under novelty ${STEADY_NOVELTY}) acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
   `key hpcp h${CHROMA_SETTINGS.harmonics} sum fifth ${CHROMA_SETTINGS.fifthCorrection} ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
@@ -102,9 +102,13 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number): SongA
   }
   const spectral = spectralPass(samples, sampleRate);
   let tempo = estimateTempo(spectral.onset, spectral.fps, spectral.bassOnset);
-  // No pulse in the mel envelope (built for drums): pitched music without drums may still have
-  // one in the bin-by-bin envelope of its notes (spectral.ts, tonalOnset). Noise has neither.
-  if (tempo.bpm === null) {
+  if (spectral.novelty < STEADY_NOVELTY) {
+    // A steady tone (a held chord, a drone) has no pulse: what its envelopes repeat is the beating
+    // of its partials (STEADY_NOVELTY in tempo.ts).
+    tempo = { ...tempo, bpm: null, bpmAlt: null };
+  } else if (tempo.bpm === null) {
+    // No pulse in the mel envelope (built for drums): pitched music without drums may still have
+    // one in the bin-by-bin envelope of its notes (spectral.ts, tonalOnset). Noise has neither.
     const tonal = estimateTempo(tonalOnset(samples, sampleRate), spectral.fps, spectral.bassOnset);
     if (tonal.bpm !== null) tempo = tonal;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSamples } from './index.js';
 import { estimateTempo, foldIntoRange, TEMPO_RANGE_HIGH, TEMPO_RANGE_LOW } from './tempo.js';
-import { drumPattern, softChords, TEST_RATE, whiteNoise } from './test-signals.js';
+import { chordProgression, drumPattern, mix, softChords, TEST_RATE, whiteNoise } from './test-signals.js';
 
 const tempoOf = (samples: Float32Array) => analyzeSamples(samples, TEST_RATE).bpm;
 
@@ -91,6 +91,30 @@ describe('tempo', () => {
     expect(result.bpm).not.toBeNull();
     expect(Math.abs(result.bpm! - bpm)).toBeLessThanOrEqual(0.01 * bpm);
     expect(result.features.rhythm_regularity).toBeGreaterThan(0.1);
+  });
+
+  // A held chord's partials beat at steady rates (C major: 0.4 Hz between the fifth and the bass's
+  // sixth harmonic), which both onset envelopes repeat: 88.9 BPM before 2026-11-27.
+  it.each([
+    ['C', 30],
+    ['G', 60],
+    ['Am7', 30],
+  ] as const)('finds no pulse in a held %s chord (%d s), with no beat in it', (chord, seconds) => {
+    const result = analyzeSamples(
+      chordProgression([chord], seconds, { secondsPerChord: seconds }),
+      TEST_RATE,
+    );
+    expect(result.bpm).toBeNull();
+    expect(result.bpm_alt).toBeNull();
+  });
+
+  it('keeps the pulse of drums at a fifth of the level of a held chord', () => {
+    const drums = drumPattern({ bpm: 100, seconds: 30 }).map((value) => 0.2 * value);
+    const result = analyzeSamples(
+      mix(drums, chordProgression(['C'], 30, { secondsPerChord: 30 })),
+      TEST_RATE,
+    );
+    expect(Math.abs(result.bpm! - 100)).toBeLessThanOrEqual(1);
   });
 
   it('still finds no pulse in white noise through the pitched-music envelope', () => {

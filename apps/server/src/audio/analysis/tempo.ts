@@ -25,9 +25,22 @@ const LEVEL_MIN_BPM = TEMPO_RANGE_LOW / 2;
 const LEVEL_MAX_BPM = TEMPO_RANGE_HIGH * 2;
 /**
  * Below this rhythm regularity there is no pulse to speak of and the tempo is null: white noise
- * measures 0.01, sustained chords changing every 2 s 0.17, the benchmark's songs 0.31-0.89.
+ * measures 0.01, sustained chords changing every 2 s 0.17 (their partials' beating: since
+ * 2026-11-27 they read no pulse by STEADY_NOVELTY), the benchmark's songs 0.31-0.89.
  */
 export const MIN_RHYTHM_REGULARITY = 0.1;
+/**
+ * Under this spectral novelty (SpectralPass.novelty: the 95th percentile over frames of the share
+ * of the spectrum's magnitude that rose since the frame before) the sound is a steady tone and has
+ * no pulse, whatever its envelopes repeat. A held chord's partials beat at steady rates (a C major
+ * chord's fifth and the bass's sixth harmonic 0.4 Hz apart), and both onset envelopes repeat with
+ * them: it read 88.9 BPM (regularity 0.23) before 2026-11-27. Measured: held chords 0.033-0.039,
+ * soft detuned chords on the beat 0.19, a drum pattern 1.0 (at a fifth of a held chord's level
+ * 0.13), white noise 0.25; organ chords changing every 2 s (no note between) 0.038, so they read
+ * no pulse too (120.2 BPM before, four times their chord rate); the 218 songs of both benchmarks
+ * 0.15 and up (docs/performance.md).
+ */
+export const STEADY_NOVELTY = 0.08;
 
 export interface TempoEstimate {
   /** In TEMPO_RANGE_LOW..TEMPO_RANGE_HIGH, one decimal; null when there is no pulse. */
