@@ -21,6 +21,7 @@
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
+//     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
 // that failed verification, and what the true song scores verified at the offset it was cut at.
@@ -28,7 +29,10 @@
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
 // for mergeDetections' play rules (see playsOf), crossfade allowance (CROSSFADE_SECONDS) and the
-// gap before the next play that a play's end fills (FILL_SECONDS). --detections-out saves the
+// gap before the next play that a play's end fills (FILL_SECONDS); --reaches and --reach-mins for
+// how far a play followed by a longer gap is taken on to its song's end (REACH_SECONDS,
+// REACH_MIN_SECONDS; reach 0: never), --reach-confidences for the confidence from which it is not
+// (REACH_MAX_CONFIDENCE; 2: none). --detections-out saves the
 // nights' window detections chunk by chunk, --detections-in evaluates them again (no index, no
 // audio: a change to how plays are built, measured in seconds); --verbose lists every play found.
 import { execFileSync } from 'node:child_process';
@@ -61,6 +65,9 @@ const gapsOption = option('--merge-gaps', null);
 const rulesOption = option('--rules', null);
 const crossfadesOption = option('--crossfades', null);
 const fillsOption = option('--fills', null);
+const reachesOption = option('--reaches', null);
+const reachMinsOption = option('--reach-mins', null);
+const reachConfidencesOption = option('--reach-confidences', null);
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -515,12 +522,35 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
     ? crossfadesOption.split(',').map(Number)
     : [timeline.CROSSFADE_SECONDS];
   const fillList = fillsOption ? fillsOption.split(',').map(Number) : [timeline.FILL_SECONDS];
-  // Every (evidence bound, merge gap, rules, crossfade, fill) combination, on the same window detections.
+  const reachList = reachesOption ? reachesOption.split(',').map(Number) : [timeline.REACH_SECONDS];
+  const reachMinList = reachMinsOption
+    ? reachMinsOption.split(',').map(Number)
+    : [timeline.REACH_MIN_SECONDS];
+  const reachConfidenceList = reachConfidencesOption
+    ? reachConfidencesOption.split(',').map(Number)
+    : [timeline.REACH_MAX_CONFIDENCE];
+  // Every (evidence bound, merge gap, rules, crossfade, fill, reach) combination, on the same
+  // window detections.
   const variants = boundList.flatMap((bound) =>
     gapList.flatMap((gap) =>
       ruleList.flatMap((rules) =>
         crossfadeList.flatMap((crossfade) =>
-          fillList.map((fill) => ({ bound, gap, rules, crossfade, fill })),
+          fillList.flatMap((fill) =>
+            reachList.flatMap((reach) =>
+              reachMinList.flatMap((reachMin) =>
+                reachConfidenceList.map((reachConfidence) => ({
+                  bound,
+                  gap,
+                  rules,
+                  crossfade,
+                  fill,
+                  reach,
+                  reachMin,
+                  reachConfidence,
+                })),
+              ),
+            ),
+          ),
         ),
       ),
     ),
@@ -532,6 +562,9 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
       ruleList.length > 1 ? `rules ${v.rules}` : '',
       crossfadeList.length > 1 ? `crossfade ${v.crossfade} s` : '',
       fillList.length > 1 ? `fill ${v.fill} s` : '',
+      reachList.length > 1 ? `reach ${v.reach} s` : '',
+      reachMinList.length > 1 ? `reach from ${v.reachMin} s` : '',
+      reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -592,7 +625,7 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
  */
 function playsOf(
   chunks,
-  { bound: evidenceBound, gap, rules, crossfade, fill },
+  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence },
   { engine, timeline, songFrames },
 ) {
   let plays = [];
@@ -613,6 +646,11 @@ function playsOf(
       crossfadeSeconds: crossfade,
       fillSeconds: rules === 'off' ? 0 : fill,
       songEnds: rules === 'on',
+      // The chunks are recognised in order: the stream is heard to this chunk's end.
+      heardUntilMs: (chunk.begin + chunk.seconds) * 1000,
+      reachSeconds: reach,
+      reachMinSeconds: reachMin,
+      reachMaxConfidence: reachConfidence,
     }).plays;
   }
   return plays.map((p) => ({

@@ -145,9 +145,40 @@ export function streamStartOf(chunks: readonly ChunkRow[], chunk: ChunkRow): num
 }
 
 /**
+ * How far the stream that `chunk` belongs to has been heard: the end of the last of the chunks
+ * that follow one another without a pause from the stream's start, through `chunk`, and on, every
+ * one of them in `heard` (chunks whose detections are in the timeline: recognised before, or in
+ * this run). Undefined when a chunk before `chunk` in its stream is not heard yet (its plays are
+ * not known, so no play may be taken on over it: mergeDetections' heardUntilMs).
+ */
+export function heardUntilOf(
+  chunks: readonly ChunkRow[],
+  chunk: ChunkRow,
+  heard: ReadonlySet<number>,
+): number | undefined {
+  const byNumber = new Map(chunks.map((row) => [row.chunkNumber, row]));
+  const endOf = (row: ChunkRow) => row.recordedAt.getTime() + row.durationSeconds * 1000;
+  const follows = (before: ChunkRow, after: ChunkRow) =>
+    Math.abs(after.recordedAt.getTime() - endOf(before)) <= CONTINUITY_TOLERANCE_SECONDS * 1000;
+  for (let number = chunk.chunkNumber - 1; ; number--) {
+    const before = byNumber.get(number);
+    const after = byNumber.get(number + 1)!;
+    if (!before || !follows(before, after)) break;
+    if (!heard.has(number)) return undefined;
+  }
+  let last = chunk;
+  for (;;) {
+    const next = byNumber.get(last.chunkNumber + 1);
+    if (!next || !heard.has(next.chunkNumber) || !follows(last, next)) break;
+    last = next;
+  }
+  return endOf(last);
+}
+
+/**
  * Recognises one chunk (with the tail of the chunk before) into `timeline`; returns the merged
  * timeline and what happened to the chunk. `streamStartMs` (streamStartOf) bounds where a play
- * heard in it may start.
+ * heard in it may start; `heardUntilMs` (heardUntilOf) is how far the stream has been heard.
  */
 export async function recognizeChunk(
   deps: AppDeps,
@@ -157,6 +188,7 @@ export async function recognizeChunk(
   timeline: Timeline,
   cloud: readonly CloudRecognizer[],
   streamStartMs: number = chunk.recordedAt.getTime(),
+  heardUntilMs?: number,
 ): Promise<{ timeline: Timeline; error: string | null }> {
   const rate = FINGERPRINT_SAMPLE_RATE;
   const chunkStartMs = chunk.recordedAt.getTime();
@@ -181,7 +213,7 @@ export async function recognizeChunk(
   window.set(samples, tail.length);
 
   const detections = libraryDetections(await recognizeTimeline(deps.db, window), pieces);
-  let merged = mergeDetections(timeline.plays, detections, { streamStartMs });
+  let merged = mergeDetections(timeline.plays, detections, { streamStartMs, heardUntilMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
 
   // Stretches of this chunk that nothing covers: the cloud providers' turn.
@@ -214,7 +246,7 @@ export async function recognizeChunk(
       const next = mergeDetections(
         merged.plays,
         [{ songId, startMs, endMs, confidence: outcome.match.score, recognizer: outcome.match.provider }],
-        { streamStartMs },
+        { streamStartMs, heardUntilMs },
       );
       merged = next;
       removedIds = [...removedIds, ...next.removedIds];

@@ -337,6 +337,82 @@ describe('mergeDetections: a play ends where its song ends', () => {
   });
 });
 
+describe('mergeDetections: a play’s end across a longer gap, from its song’s end', () => {
+  const heardTo = (songId: number, start: number, end: number, songStart: number, songEnd: number) => ({
+    ...heard(songId, start, end, songStart),
+    songEndMs: s(songEnd),
+  });
+
+  it('takes a play on to its song’s end when nothing is heard after it, once the stream is heard past that end', () => {
+    // Song 7 last heard at 100 s, its song ends at 130 s; nothing heard after it (a song outside
+    // the library, or its last bars under the crowd).
+    const detections = [heardTo(7, 10, 100, 5, 130)];
+    expect(spans(mergeDetections([], detections, { heardUntilMs: s(170) }).plays)).toEqual([
+      [null, 7, 5, 130],
+    ]);
+    // The stream not heard far enough past that end yet (a play found in the next chunk could
+    // still start before it), or not known: the end stays where the song was heard.
+    expect(spans(mergeDetections([], detections, { heardUntilMs: s(150) }).plays)).toEqual([
+      [null, 7, 5, 100],
+    ]);
+    expect(spans(mergeDetections([], detections).plays)).toEqual([[null, 7, 5, 100]]);
+    // A stored play is taken on by a later chunk's merge, which hears nothing of it.
+    const { plays } = mergeDetections([{ ...stored(1, 7, 5, 100), songEndMs: s(130) }], [], {
+      heardUntilMs: s(170),
+    });
+    expect(spans(plays)).toEqual([[1, 7, 5, 130]]);
+    expect(plays[0]!.changed).toBe(true);
+  });
+
+  it('also before a play more than 60 s later, and idempotently', () => {
+    const detections = [heardTo(7, 10, 100, 5, 150), heard(8, 175, 220, 170)];
+    const first = mergeDetections([], detections, { heardUntilMs: s(220) });
+    expect(spans(first.plays)).toEqual([
+      [null, 7, 5, 150],
+      [null, 8, 170, 220],
+    ]);
+    expect(spans(mergeDetections(first.plays, detections, { heardUntilMs: s(220) }).plays)).toEqual(
+      spans(first.plays),
+    );
+  });
+
+  it('leaves a play heard to within 10 s of its song’s end, more than 60 s before it, or clearly', () => {
+    // 8 s left: the DJ faded it out there.
+    expect(spans(mergeDetections([], [heardTo(7, 10, 100, 5, 108)], { heardUntilMs: s(300) }).plays)).toEqual(
+      [[null, 7, 5, 100]],
+    );
+    // 70 s left: more likely cut short by the DJ, and where is not known.
+    expect(spans(mergeDetections([], [heardTo(7, 10, 100, 5, 170)], { heardUntilMs: s(300) }).plays)).toEqual(
+      [[null, 7, 5, 100]],
+    );
+    // A song that came through clearly (confidence 0.97) and then went unheard for 30 s stopped
+    // there: a DJ's cut before a song outside the library.
+    const clear = { ...heardTo(7, 10, 100, 5, 130), confidence: 0.97 };
+    expect(spans(mergeDetections([], [clear], { heardUntilMs: s(300) }).plays)).toEqual([[null, 7, 5, 100]]);
+    // Nor with the rule off, or the song's end unknown.
+    expect(
+      spans(
+        mergeDetections([], [heardTo(7, 10, 100, 5, 130)], { heardUntilMs: s(300), reachSeconds: 0 }).plays,
+      ),
+    ).toEqual([[null, 7, 5, 100]]);
+    expect(spans(mergeDetections([], [heard(7, 10, 100, 5)], { heardUntilMs: s(300) }).plays)).toEqual([
+      [null, 7, 5, 100],
+    ]);
+  });
+
+  it('takes no play on that another play covers in part, nor a cloud play', () => {
+    const overlapping = heard(8, 95, 110, 95);
+    expect(
+      spans(mergeDetections([], [heardTo(7, 10, 100, 5, 130), overlapping], { heardUntilMs: s(300) }).plays),
+    ).toEqual([
+      [null, 7, 5, 100],
+      [null, 8, 95, 110],
+    ]);
+    const cloud: PlaySpan = { ...stored(2, 9, 10, 100), recognizer: 'acrcloud', songEndMs: s(130) };
+    expect(spans(mergeDetections([cloud], [], { heardUntilMs: s(300) }).plays)).toEqual([[2, 9, 10, 100]]);
+  });
+});
+
 describe('uncoveredStretches', () => {
   it('lists the gaps of at least the minimum length', () => {
     const plays = [

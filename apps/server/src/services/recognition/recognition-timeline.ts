@@ -17,7 +17,9 @@
  *   before it, less a crossfade; when at most FILL_SECONDS of nothing lie before the next play, it
  *   ends where its song ends as heard (its start as heard + its length at the tempo heard) or a
  *   crossfade into the next play, whichever comes first (where the next play starts when the
- *   song's end is unknown);
+ *   song's end is unknown); when more than that follows, it ends where its song ends if that lies
+ *   10-60 s after it was last heard, the stream has been heard past it and the song did not come
+ *   through so clearly that its silence means it stopped (REACH_SECONDS, REACH_MAX_CONFIDENCE);
  * - the stretches of a chunk that no play covers are what a cloud recogniser may be asked about.
  */
 import type { TimelinePlay } from '../../audio/fingerprint/index.js';
@@ -48,6 +50,28 @@ export const CROSSFADE_SECONDS = 10;
  * under the crowd (a fade-out), and no song fits in so short a stretch.
  */
 export const FILL_SECONDS = 60;
+
+/**
+ * A library play followed by more than FILL_SECONDS of nothing, whose song's end as heard lies more
+ * than REACH_MIN_SECONDS and at most REACH_SECONDS after where it was last heard, ends at its
+ * song's end: its last bars were masked or faded under the crowd, as a fill's are, but the next
+ * thing played is nothing the library knows (docs/performance.md, "A play's end across a longer
+ * gap": chosen on the tuning nights). A play heard to within REACH_MIN_SECONDS of its end ended
+ * there (the DJ faded it out); one last heard more than REACH_SECONDS before its end was more
+ * likely cut short by the DJ, and where is not known. The stream must have been heard
+ * REACH_HEARD_SECONDS past that end first (the chunks are recognised with 20 s of the one before):
+ * no play found later can then start before it, less a crossfade.
+ */
+export const REACH_SECONDS = 60;
+export const REACH_MIN_SECONDS = 10;
+export const REACH_HEARD_SECONDS = 30;
+/**
+ * Nor is a play taken on whose confidence reaches this (its best window, or its evidence over a
+ * chunk, four times the window threshold: 1 - 0.5^4): a song that came through that clearly would
+ * not go unheard for 10 s and more while it played, so its silence means it stopped (a DJ's cut
+ * before a song outside the library).
+ */
+export const REACH_MAX_CONFIDENCE = 0.9375;
 
 /** Confidence of a score 1.5 times the engine's threshold (1 - 0.5^1.5). */
 export const WEAK_CONFIDENCE = 0.64;
@@ -144,6 +168,19 @@ export interface MergeOptions {
    * most (true).
    */
   songEnds?: boolean;
+  /**
+   * Where the stream has been heard to (the end of the last chunk recognised with every chunk of
+   * the stream before it): a play followed by more than the fill's gap of nothing is taken on to
+   * its song's end only once the stream has been heard past it (REACH_SECONDS). Unknown: no such
+   * play is taken on.
+   */
+  heardUntilMs?: number;
+  /** REACH_SECONDS unless given (0: no play is taken on across a longer gap). */
+  reachSeconds?: number;
+  /** REACH_MIN_SECONDS unless given. */
+  reachMinSeconds?: number;
+  /** REACH_MAX_CONFIDENCE unless given. */
+  reachMaxConfidence?: number;
 }
 
 /** Seconds of the song already played when a detection was first heard (0 when unknown). */
@@ -186,6 +223,10 @@ export function mergeDetections(
     crossfadeSeconds = CROSSFADE_SECONDS,
     fillSeconds = FILL_SECONDS,
     songEnds = true,
+    heardUntilMs,
+    reachSeconds = REACH_SECONDS,
+    reachMinSeconds = REACH_MIN_SECONDS,
+    reachMaxConfidence = REACH_MAX_CONFIDENCE,
   }: MergeOptions = {},
 ): MergeResult {
   const gapMs = gapSeconds * 1000;
@@ -265,7 +306,13 @@ export function mergeDetections(
     for (const play of absorbed) if (play.id !== null) removedIds.push(play.id);
     plays = plays.filter((play) => !absorbed.has(play));
   }
-  if (fillSeconds > 0) fillGaps(plays, fillSeconds * 1000, songEnds ? crossfadeMs : null);
+  if (fillSeconds > 0)
+    fillGaps(plays, fillSeconds * 1000, songEnds ? crossfadeMs : null, {
+      heardUntilMs: heardUntilMs ?? Number.NEGATIVE_INFINITY,
+      reachMs: songEnds ? reachSeconds * 1000 : 0,
+      reachMinMs: reachMinSeconds * 1000,
+      maxConfidence: reachMaxConfidence,
+    });
   return { plays, removedIds };
 }
 
@@ -274,9 +321,17 @@ export function mergeDetections(
  * play's end and no other play is heard between (FILL_SECONDS). With `crossfadeMs` (not null), a
  * play whose song's end is known (songEndMs) ends there instead when that comes first, and else
  * runs into the next play by the crossfade: a song ends where it ends, however soon the next one
- * is heard, and its last seconds fade out under the next one's first.
+ * is heard, and its last seconds fade out under the next one's first. When more than `fillMs` of
+ * nothing follow (or nothing yet), a play under `maxConfidence` whose song ends more than
+ * `reachMinMs` and at most `reachMs` after it ends there, once the stream has been heard past it
+ * (REACH_SECONDS, REACH_MAX_CONFIDENCE).
  */
-function fillGaps(plays: PlaySpan[], fillMs: number, crossfadeMs: number | null): void {
+function fillGaps(
+  plays: PlaySpan[],
+  fillMs: number,
+  crossfadeMs: number | null,
+  reach: { heardUntilMs: number; reachMs: number; reachMinMs: number; maxConfidence: number },
+): void {
   for (const play of plays) {
     if (play.recognizer !== 'library') continue;
     let nextStartMs = Number.POSITIVE_INFINITY;
@@ -286,11 +341,21 @@ function fillGaps(plays: PlaySpan[], fillMs: number, crossfadeMs: number | null)
       if (other.startMs >= play.endMs) nextStartMs = Math.min(nextStartMs, other.startMs);
       else if (other.endMs > play.endMs) covered = true;
     }
-    if (covered || nextStartMs === Number.POSITIVE_INFINITY || nextStartMs - play.endMs > fillMs) continue;
-    const endMs =
-      crossfadeMs !== null && play.songEndMs != null
-        ? Math.min(play.songEndMs, nextStartMs + crossfadeMs)
-        : nextStartMs;
+    if (covered) continue;
+    let endMs: number;
+    if (nextStartMs - play.endMs <= fillMs) {
+      endMs =
+        crossfadeMs !== null && play.songEndMs != null
+          ? Math.min(play.songEndMs, nextStartMs + crossfadeMs)
+          : nextStartMs;
+    } else {
+      if (crossfadeMs === null || play.songEndMs == null) continue;
+      if (play.confidence !== null && play.confidence >= reach.maxConfidence) continue;
+      const unheardMs = play.songEndMs - play.endMs;
+      if (unheardMs <= reach.reachMinMs || unheardMs > reach.reachMs) continue;
+      endMs = Math.min(play.songEndMs, nextStartMs + crossfadeMs);
+      if (reach.heardUntilMs < endMs + REACH_HEARD_SECONDS * 1000) continue;
+    }
     if (endMs <= play.endMs) continue;
     play.endMs = endMs;
     if (play.id !== null) play.changed = true;

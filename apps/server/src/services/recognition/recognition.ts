@@ -26,6 +26,7 @@ import {
   type ChunkResult,
   decodeChunk,
   decodeReason,
+  heardUntilOf,
   recognizeChunk,
   rememberTail,
   streamStartOf,
@@ -140,7 +141,13 @@ export async function processRecording(
       removedIds: [] as number[],
     };
     const results: ChunkResult[] = [];
+    // Chunks whose detections are in the timeline: those recognised before (their plays are
+    // stored), or, in a rebuild, those of this run so far.
+    const heard = new Set(
+      rebuild ? [] : chunks.filter((row) => row.recognizedAt !== null).map((row) => row.chunkNumber),
+    );
     for (const chunk of targets) {
+      heard.add(chunk.chunkNumber);
       let samples: Float32Array;
       try {
         // Decoded by its upload's check when that ran in this process (decoded-chunks.ts).
@@ -169,6 +176,7 @@ export async function processRecording(
         timeline,
         cloud,
         streamStartOf(chunks, chunk),
+        heardUntilOf(chunks, chunk, heard),
       );
       timeline = outcome.timeline;
       results.push({ chunk, error: outcome.error });
