@@ -191,7 +191,7 @@ export const CSV_LINE_END = '\r\n';
 /**
  * One list (see lists.ts) as CSV with a header row, comma-separated, CRLF line ends: the mapped
  * columns in the order of `DEFAULT_CSV_MAPPING`, and 'playedAt' only for a history session.
- * services/interop/export.ts writes the library the same way row by row (csvHeader, csvRow).
+ * `stream` writes the same a row at a time (services/interop/export.ts, for the library).
  */
 function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
   const list = pickList(input, options, FORMAT);
@@ -202,4 +202,18 @@ function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
   return `${lines.join(CSV_LINE_END)}${CSV_LINE_END}`;
 }
 
-export const csvWriter: DjFormatWriter = { format: FORMAT, write };
+export const csvWriter: DjFormatWriter = {
+  format: FORMAT,
+  write,
+  // A list of tracks (no history: no play times), every one a row.
+  stream: (options = {}) => {
+    const mapping = options.csvMapping ?? DEFAULT_CSV_MAPPING;
+    const fields = csvFields(mapping, false);
+    return {
+      writes: () => true,
+      head: () => `${csvHeader(fields, mapping)}${CSV_LINE_END}`,
+      track: (track) => `${csvRow(fields, track)}${CSV_LINE_END}`,
+      tail: () => '',
+    };
+  },
+};

@@ -17,6 +17,9 @@ export interface PickedList {
   isHistory: boolean;
 }
 
+/** The name of a one-list file of every track (no list named, none in the library). */
+export const ALL_TRACKS = 'Tracks';
+
 export function pickList(
   input: DjWriteInput,
   options: DjWriteOptions | undefined,
@@ -54,5 +57,5 @@ export function pickList(
   if (wanted !== undefined) {
     throw new DjFormatError(format, `No playlist or history session is named '${wanted}'.`);
   }
-  return { name: 'Tracks', rows: input.tracks.map((track) => ({ track })), isHistory: false };
+  return { name: ALL_TRACKS, rows: input.tracks.map((track) => ({ track })), isHistory: false };
 }

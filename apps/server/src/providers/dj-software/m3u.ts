@@ -15,7 +15,7 @@
  */
 
 import { wallTimeAt } from '../../zoned-time.js';
-import { pickList } from './lists.js';
+import { ALL_TRACKS, pickList } from './lists.js';
 import { fileStem, fileUrlToPath, isAbsolutePath } from './paths.js';
 import { decodeText } from './text-input.js';
 import {
@@ -218,23 +218,55 @@ export const virtualDjM3uReader: DjFormatReader = {
   read: (input, options = {}) => readM3u(input, options, 'virtualdj-m3u'),
 };
 
+/** The start of an M3U8 file of the list `name`. */
+const m3u8Head = (name: string) => `#EXTM3U\n#PLAYLIST:${name.replace(/[\r\n]+/g, ' ')}\n`;
+
+/** A track's two lines in an M3U8 file; none without a location. */
+function m3u8Track(track: DjTrack): string {
+  if (track.location === undefined) return '';
+  const seconds = track.durationSeconds === undefined ? -1 : Math.round(track.durationSeconds);
+  const display = track.artist === '' ? track.title : `${track.artist} - ${track.title}`;
+  return `#EXTINF:${seconds},${display.replace(/[\r\n]+/g, ' ')}\n${track.location}\n`;
+}
+
 /**
  * Extended M3U in UTF-8 ('.m3u8'): '#EXTINF:<whole seconds or -1>,<artist> - <title>' and the
  * path of each track of one list (see lists.ts). Tracks without a location are left out.
  */
 function writeM3u8(input: DjWriteInput, options?: DjWriteOptions): string {
   const list = pickList(input, options, 'm3u8');
-  const lines = ['#EXTM3U', `#PLAYLIST:${list.name.replace(/[\r\n]+/g, ' ')}`];
-  for (const { track } of list.rows) {
-    if (track.location === undefined) continue;
-    const seconds = track.durationSeconds === undefined ? -1 : Math.round(track.durationSeconds);
-    const display = track.artist === '' ? track.title : `${track.artist} - ${track.title}`;
-    lines.push(`#EXTINF:${seconds},${display.replace(/[\r\n]+/g, ' ')}`, track.location);
-  }
-  return `${lines.join('\n')}\n`;
+  let text = m3u8Head(list.name);
+  for (const { track } of list.rows) text += m3u8Track(track);
+  return text;
 }
 
-export const m3u8Writer: DjFormatWriter = { format: 'm3u8', write: writeM3u8 };
+export const m3u8Writer: DjFormatWriter = {
+  format: 'm3u8',
+  write: writeM3u8,
+  stream: (options = {}) => ({
+    writes: (track) => track.location !== undefined,
+    head: () => m3u8Head(options.listName ?? ALL_TRACKS),
+    track: m3u8Track,
+    tail: () => '',
+  }),
+};
+
+const VIRTUALDJ_HEAD = '#EXTM3U\r\n';
+
+/** A track's two lines in VirtualDJ's M3U; none without a location. */
+function virtualDjTrack(track: DjTrack, playedAt: string | undefined, timeZone: string): string {
+  if (track.location === undefined) return '';
+  let tags = '';
+  if (playedAt !== undefined) {
+    const ms = Date.parse(playedAt);
+    const wall = wallTimeAt(ms, timeZone);
+    tags += `<time>${pad2(wall.hour)}:${pad2(wall.minute)}</time><lastplaytime>${Math.floor(ms / 1000)}</lastplaytime>`;
+  }
+  tags += `<artist>${escapeEntities(track.artist)}</artist><title>${escapeEntities(track.title)}</title>`;
+  if (track.durationSeconds !== undefined)
+    tags += `<songlength>${formatNumber(track.durationSeconds, 6)}</songlength>`;
+  return `#EXTVDJ:${tags.replace(/[\r\n]+/g, ' ')}\r\n${track.location}\r\n`;
+}
 
 /**
  * The VirtualDJ form: an '#EXTVDJ:' line before each path, with `<time>` (local clock in
@@ -244,21 +276,21 @@ export const m3u8Writer: DjFormatWriter = { format: 'm3u8', write: writeM3u8 };
 function writeVirtualDjM3u(input: DjWriteInput, options: DjWriteOptions = {}): string {
   const timeZone = zoneOption(options.timeZone);
   const list = pickList(input, options, 'virtualdj-m3u');
-  const lines = ['#EXTM3U'];
-  for (const { track, playedAt } of list.rows) {
-    if (track.location === undefined) continue;
-    let tags = '';
-    if (playedAt !== undefined) {
-      const ms = Date.parse(playedAt);
-      const wall = wallTimeAt(ms, timeZone);
-      tags += `<time>${pad2(wall.hour)}:${pad2(wall.minute)}</time><lastplaytime>${Math.floor(ms / 1000)}</lastplaytime>`;
-    }
-    tags += `<artist>${escapeEntities(track.artist)}</artist><title>${escapeEntities(track.title)}</title>`;
-    if (track.durationSeconds !== undefined)
-      tags += `<songlength>${formatNumber(track.durationSeconds, 6)}</songlength>`;
-    lines.push(`#EXTVDJ:${tags.replace(/[\r\n]+/g, ' ')}`, track.location);
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  let text = VIRTUALDJ_HEAD;
+  for (const { track, playedAt } of list.rows) text += virtualDjTrack(track, playedAt, timeZone);
+  return text;
 }
 
-export const virtualDjM3uWriter: DjFormatWriter = { format: 'virtualdj-m3u', write: writeVirtualDjM3u };
+export const virtualDjM3uWriter: DjFormatWriter = {
+  format: 'virtualdj-m3u',
+  write: writeVirtualDjM3u,
+  stream: (options = {}) => {
+    const timeZone = zoneOption(options.timeZone);
+    return {
+      writes: (track) => track.location !== undefined,
+      head: () => VIRTUALDJ_HEAD,
+      track: (track) => virtualDjTrack(track, undefined, timeZone),
+      tail: () => '',
+    };
+  },
+};

@@ -23,11 +23,22 @@ import type {
   DjHistorySession,
   DjLibrary,
   DjPlaylist,
+  DjStreamWriter,
   DjTrack,
   DjWriteInput,
 } from './types.js';
 import { compactTrack, count, durationSeconds, isoDate, positive, starsFrom255, text } from './values.js';
-import { attr, attrs, buildXml, children, parseXmlRoot, type XmlElement } from './xml.js';
+import {
+  attr,
+  attrs,
+  buildXml,
+  children,
+  parseXmlRoot,
+  STREAM_MARK,
+  splitAtStreamMark,
+  type XmlElement,
+  xmlFragment,
+} from './xml.js';
 
 const FORMAT = 'rekordbox-xml';
 const HISTORY_FOLDER = 'HISTORY';
@@ -136,34 +147,25 @@ function playlistElement(name: string, trackIds: string[]): XmlElement {
   };
 }
 
-/**
- * rekordbox XML of a library: the tracks that have a location (rekordbox requires one), the
- * playlists in their folders, and the history sessions as playlists under a 'HISTORY' folder.
- * TrackIDs are kept when they are all whole numbers and renumbered from 1 otherwise.
- */
-function write(input: DjWriteInput): string {
-  const tracks = input.tracks.filter((track) => track.location !== undefined);
-  const numeric = tracks.every((track) => /^[1-9]\d*$/.test(track.key));
-  const idOf = new Map(tracks.map((track, index) => [track.key, numeric ? track.key : String(index + 1)]));
-  const ids = (keys: string[]) => keys.flatMap((key) => idOf.get(key) ?? []);
+function trackElement(track: DjTrack, id: string | undefined): XmlElement {
+  return attrs({
+    TrackID: id,
+    Name: track.title,
+    Artist: track.artist,
+    Album: track.album,
+    Genre: track.genre,
+    TotalTime: track.durationSeconds === undefined ? undefined : Math.round(track.durationSeconds),
+    AverageBpm: track.bpm === undefined ? undefined : track.bpm.toFixed(2),
+    DateAdded: track.dateAdded,
+    PlayCount: track.playCount,
+    Rating: track.rating === undefined ? undefined : Math.round(track.rating) * 51,
+    Location: pathToFileUrl(track.location!),
+    Tonality: track.musicalKey,
+  });
+}
 
-  const collection = tracks.map((track) =>
-    attrs({
-      TrackID: idOf.get(track.key),
-      Name: track.title,
-      Artist: track.artist,
-      Album: track.album,
-      Genre: track.genre,
-      TotalTime: track.durationSeconds === undefined ? undefined : Math.round(track.durationSeconds),
-      AverageBpm: track.bpm === undefined ? undefined : track.bpm.toFixed(2),
-      DateAdded: track.dateAdded,
-      PlayCount: track.playCount,
-      Rating: track.rating === undefined ? undefined : Math.round(track.rating) * 51,
-      Location: pathToFileUrl(track.location!),
-      Tonality: track.musicalKey,
-    }),
-  );
-
+/** The playlists in their folders and the history under 'HISTORY'; `ids` gives an entry's TrackIDs. */
+function playlistsRoot(input: DjWriteInput, ids: (keys: string[]) => string[]): FolderNode {
   const root = emptyFolder();
   for (const playlist of input.playlists ?? []) {
     let folder = root;
@@ -191,13 +193,61 @@ function write(input: DjWriteInput): string {
     root.folders.set(HISTORY_FOLDER, historyFolder);
     root.items.push({ kind: 'folder', name: HISTORY_FOLDER });
   }
+  return root;
+}
 
+/** The document: `entries` tracks, the collection's content (its TRACKs, or a stream mark), the playlists. */
+function rekordboxDocument(entries: number, collection: XmlElement, root: FolderNode): string {
   return buildXml('DJ_PLAYLISTS', {
     ...attrs({ Version: '1.0.0' }),
     PRODUCT: [attrs({ Name: 'WCS DJ Library', Version: '1.0', Company: 'WCS DJ Library' })],
-    COLLECTION: [{ ...attrs({ Entries: collection.length }), TRACK: collection }],
+    COLLECTION: [{ ...attrs({ Entries: entries }), ...collection }],
     PLAYLISTS: [{ NODE: [folderElement('ROOT', root)] }],
   });
 }
 
-export const rekordboxXmlWriter: DjFormatWriter = { format: FORMAT, write };
+/**
+ * rekordbox XML of a library: the tracks that have a location (rekordbox requires one), the
+ * playlists in their folders, and the history sessions as playlists under a 'HISTORY' folder.
+ * TrackIDs are kept when they are all whole numbers and renumbered from 1 otherwise.
+ */
+function write(input: DjWriteInput): string {
+  const tracks = input.tracks.filter((track) => track.location !== undefined);
+  const numeric = tracks.every((track) => /^[1-9]\d*$/.test(track.key));
+  const idOf = new Map(tracks.map((track, index) => [track.key, numeric ? track.key : String(index + 1)]));
+  const ids = (keys: string[]) => keys.flatMap((key) => idOf.get(key) ?? []);
+  const collection = tracks.map((track) => trackElement(track, idOf.get(track.key)));
+  return rekordboxDocument(collection.length, { TRACK: collection }, playlistsRoot(input, ids));
+}
+
+/**
+ * The same file a track at a time. Its tracks' keys must be whole numbers (song ids), which
+ * `write` keeps as TrackIDs: renumbering would need every track first.
+ */
+function stream(): DjStreamWriter {
+  let count = 0;
+  const mark = { [STREAM_MARK]: [''] };
+  return {
+    writes: (track) => track.location !== undefined,
+    head(entries) {
+      count = entries;
+      // No track: the collection is one empty element, written whole by `tail`.
+      return count === 0 ? '' : splitAtStreamMark(rekordboxDocument(count, mark, emptyFolder()))[0];
+    },
+    track(track) {
+      if (track.location === undefined) return '';
+      if (!/^[1-9]\d*$/.test(track.key)) {
+        throw new Error(`rekordbox XML is streamed only for whole-number track keys, not '${track.key}'`);
+      }
+      return xmlFragment('TRACK', trackElement(track, track.key), 2);
+    },
+    tail(input) {
+      if (count === 0) return write({ ...input, tracks: [] });
+      const written = new Set(input.tracks.filter((track) => track.location !== undefined).map((t) => t.key));
+      const ids = (keys: string[]) => keys.filter((key) => written.has(key));
+      return splitAtStreamMark(rekordboxDocument(count, mark, playlistsRoot(input, ids)))[1];
+    },
+  };
+}
+
+export const rekordboxXmlWriter: DjFormatWriter = { format: FORMAT, write, stream };

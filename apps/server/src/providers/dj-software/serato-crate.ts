@@ -80,21 +80,40 @@ export function seratoCrateFileName(path: string[], name: string): string {
   return `${[...path, name].map((part) => part.replace(/[/\\:*?"<>|]|%%/g, '_')).join('%%')}.crate`;
 }
 
-/** One crate: the version, the usual columns, and the tracks of one list that have a location. */
-function write(input: DjWriteInput, options: DjWriteOptions = {}): Buffer {
-  const list = pickList(input, options, FORMAT);
-  const root = options.root ?? '/';
+/** A crate's start: the version and the usual columns. */
+function crateHead(): Buffer {
   const parts: Buffer[] = [chunk('vrsn', encodeUtf16be(CRATE_VERSION))];
   for (const column of COLUMNS) {
     parts.push(
       chunk('ovct', Buffer.concat([chunk('tvcn', encodeUtf16be(column)), chunk('tvcw', encodeUtf16be('0'))])),
     );
   }
-  for (const { track } of list.rows) {
-    if (track.location === undefined) continue;
-    parts.push(chunk('otrk', chunk('ptrk', encodeUtf16be(cratePath(track.location, root)))));
-  }
   return Buffer.concat(parts);
 }
 
-export const seratoCrateWriter: DjFormatWriter = { format: FORMAT, write };
+/** A track's chunk in a crate; none without a location. */
+function crateTrack(track: DjTrack, root: string): Buffer {
+  if (track.location === undefined) return Buffer.alloc(0);
+  return chunk('otrk', chunk('ptrk', encodeUtf16be(cratePath(track.location, root))));
+}
+
+/** One crate: the version, the usual columns, and the tracks of one list that have a location. */
+function write(input: DjWriteInput, options: DjWriteOptions = {}): Buffer {
+  const list = pickList(input, options, FORMAT);
+  const root = options.root ?? '/';
+  return Buffer.concat([crateHead(), ...list.rows.map(({ track }) => crateTrack(track, root))]);
+}
+
+export const seratoCrateWriter: DjFormatWriter = {
+  format: FORMAT,
+  write,
+  stream: (options = {}) => {
+    const root = options.root ?? '/';
+    return {
+      writes: (track) => track.location !== undefined,
+      head: crateHead,
+      track: (track) => crateTrack(track, root),
+      tail: () => Buffer.alloc(0),
+    };
+  },
+};

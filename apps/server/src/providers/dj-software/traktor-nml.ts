@@ -31,6 +31,7 @@ import type {
   DjLibrary,
   DjPlaylist,
   DjReadOptions,
+  DjStreamWriter,
   DjTrack,
   DjWriteInput,
   DjWriteOptions,
@@ -45,7 +46,18 @@ import {
   starsFrom255,
   text,
 } from './values.js';
-import { attr, attrs, buildXml, child, children, parseXmlRoot, type XmlElement } from './xml.js';
+import {
+  attr,
+  attrs,
+  buildXml,
+  child,
+  children,
+  parseXmlRoot,
+  STREAM_MARK,
+  splitAtStreamMark,
+  type XmlElement,
+  xmlFragment,
+} from './xml.js';
 
 const FORMAT = 'traktor-nml';
 const DEFAULT_ROOT_VOLUME = 'Macintosh HD';
@@ -260,24 +272,17 @@ function folderNode(name: string, folder: Folder): XmlElement {
   };
 }
 
-/**
- * NML of a library: the tracks that have an absolute location (Traktor identifies a track by it),
- * the playlists in their folders, and each history session as a PROTOCOL playlist whose entries
- * carry their start times in the history-file form, in `options.timeZone`.
- */
-function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
-  const rootVolume = options.rootVolume ?? DEFAULT_ROOT_VOLUME;
-  const timeZone = zoneOption(options.timeZone);
-  const keyOf = new Map<string, string>();
-  const entries: XmlElement[] = [];
-  for (const track of input.tracks) {
-    const location = track.location === undefined ? null : locationOfPath(track.location, rootVolume);
-    if (!location || keyOf.has(track.key)) continue;
-    keyOf.set(track.key, primaryKey(location));
-    entries.push(entryElement(track, location));
-  }
-  const primaryKeyElement = (key: string) => attrs({ TYPE: 'TRACK', KEY: key });
+/** A track's location in NML, or null when Traktor could not find it by it (not absolute). */
+function locationOf(track: DjTrack, rootVolume: string): TraktorLocation | null {
+  return track.location === undefined ? null : locationOfPath(track.location, rootVolume);
+}
 
+/**
+ * The playlists in their folders and each history session as a PROTOCOL playlist; `keyOf` gives
+ * the primary key of a track written in the collection.
+ */
+function playlistsFolder(input: DjWriteInput, keyOf: Map<string, string>, timeZone: string): Folder {
+  const primaryKeyElement = (key: string) => attrs({ TYPE: 'TRACK', KEY: key });
   const root: Folder = { folders: new Map(), nodes: [] };
   for (const playlist of input.playlists ?? []) {
     let folder = root;
@@ -342,14 +347,18 @@ function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
       },
     });
   }
+  return root;
+}
 
+/** The document: `entries` tracks, the collection's content (its ENTRYs, or a stream mark), the playlists. */
+function nmlDocument(entries: number, collection: XmlElement, root: Folder): string {
   return buildXml(
     'NML',
     {
       ...attrs({ VERSION: 19 }),
       HEAD: [attrs({ COMPANY: 'www.native-instruments.com', PROGRAM: 'Traktor' })],
       MUSICFOLDERS: [''],
-      COLLECTION: [{ ...attrs({ ENTRIES: entries.length }), ENTRY: entries }],
+      COLLECTION: [{ ...attrs({ ENTRIES: entries }), ...collection }],
       SETS: [attrs({ ENTRIES: 0 })],
       PLAYLISTS: [{ NODE: [folderNode('$ROOT', root)] }],
     },
@@ -357,4 +366,53 @@ function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
   );
 }
 
-export const traktorNmlWriter: DjFormatWriter = { format: FORMAT, write };
+/**
+ * NML of a library: the tracks that have an absolute location (Traktor identifies a track by it),
+ * the playlists in their folders, and each history session as a PROTOCOL playlist whose entries
+ * carry their start times in the history-file form, in `options.timeZone`.
+ */
+function write(input: DjWriteInput, options: DjWriteOptions = {}): string {
+  const rootVolume = options.rootVolume ?? DEFAULT_ROOT_VOLUME;
+  const timeZone = zoneOption(options.timeZone);
+  const keyOf = new Map<string, string>();
+  const entries: XmlElement[] = [];
+  for (const track of input.tracks) {
+    const location = locationOf(track, rootVolume);
+    if (!location || keyOf.has(track.key)) continue;
+    keyOf.set(track.key, primaryKey(location));
+    entries.push(entryElement(track, location));
+  }
+  return nmlDocument(entries.length, { ENTRY: entries }, playlistsFolder(input, keyOf, timeZone));
+}
+
+/** The same file a track at a time; its tracks' keys must differ (a library's songs' ids do). */
+function stream(options: DjWriteOptions = {}): DjStreamWriter {
+  const rootVolume = options.rootVolume ?? DEFAULT_ROOT_VOLUME;
+  const timeZone = zoneOption(options.timeZone);
+  let count = 0;
+  const mark = { [STREAM_MARK]: [''] };
+  const empty = (): Folder => ({ folders: new Map(), nodes: [] });
+  return {
+    writes: (track) => locationOf(track, rootVolume) !== null,
+    head(entries) {
+      count = entries;
+      // No track: the collection is one empty element, written whole by `tail`.
+      return count === 0 ? '' : splitAtStreamMark(nmlDocument(count, mark, empty()))[0];
+    },
+    track(track) {
+      const location = locationOf(track, rootVolume);
+      return location ? xmlFragment('ENTRY', entryElement(track, location), 2) : '';
+    },
+    tail(input) {
+      if (count === 0) return write({ ...input, tracks: [] }, options);
+      const keyOf = new Map<string, string>();
+      for (const track of input.tracks) {
+        const location = locationOf(track, rootVolume);
+        if (location) keyOf.set(track.key, primaryKey(location));
+      }
+      return splitAtStreamMark(nmlDocument(count, mark, playlistsFolder(input, keyOf, timeZone)))[1];
+    },
+  };
+}
+
+export const traktorNmlWriter: DjFormatWriter = { format: FORMAT, write, stream };

@@ -158,6 +158,31 @@ export interface DjFormatReader {
 export interface DjFormatWriter {
   format: DjFormat;
   write(input: DjWriteInput, options?: DjWriteOptions): Buffer | string;
+  /**
+   * The same file made a track at a time, for tracks read in batches (a library of 200,000 songs
+   * is not held whole): the tracks of `write`'s collection, or of its one list, in their order.
+   */
+  stream?(options?: DjWriteOptions): DjStreamWriter;
+}
+
+/**
+ * A file written a track at a time: `head`, then `track` of every track in order, then `tail`
+ * are the bytes `write` makes of those tracks. A one-list format writes one list, named
+ * `options.listName` (else 'Tracks', as `write` names every track); an XML format writes a
+ * collection, then `tail`'s playlists.
+ */
+export interface DjStreamWriter {
+  /** Whether `track` writes anything for this track: the XML formats count them for their head. */
+  writes(track: DjTrack): boolean;
+  /** What comes before the tracks; `count` is how many of them `writes` (XML heads say it). */
+  head(count: number): Buffer | string;
+  /** One track's part: empty when the format leaves it out (no location). */
+  track(track: DjTrack): Buffer | string;
+  /**
+   * What comes after the tracks: the XML formats' playlists, of `input.playlists` and the tracks
+   * they name (as read with the others: those without a location are left out of them).
+   */
+  tail(input: DjWriteInput): Buffer | string;
 }
 
 /** A file that is not what its reader expects, or options that cannot be honoured; the message says which. */

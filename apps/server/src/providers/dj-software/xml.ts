@@ -87,3 +87,39 @@ export function buildXml(
 ): string {
   return `${declaration}\n${builder.build({ [rootName]: root }) as string}`;
 }
+
+/** Tag of the element that marks, in a document built by `buildXml`, where streamed elements go. */
+export const STREAM_MARK = 'WCS_STREAM_MARK';
+
+/**
+ * A document built with a `STREAM_MARK` element (`{ [STREAM_MARK]: [''] }`) where elements are
+ * to be streamed, cut there: what comes before the mark's line and what comes after it.
+ */
+export function splitAtStreamMark(document: string): [before: string, after: string] {
+  const match = new RegExp(`\\n *<${STREAM_MARK}/>\\n`).exec(document);
+  if (!match) throw new Error(`No ${STREAM_MARK} in the document`);
+  return [document.slice(0, match.index + 1), document.slice(match.index + match[0].length)];
+}
+
+const FRAGMENT_WRAPPER = 'WCS_FRAGMENT';
+
+/**
+ * One element as `buildXml` writes it `depth` levels down in a document: built inside `depth`
+ * wrappers, which are cut off (not by indenting its lines: an attribute may hold a line break).
+ */
+export function xmlFragment(tag: string, element: XmlElement, depth: number): string {
+  let tree: XmlElement = { [tag]: [element] };
+  for (let level = 0; level < depth; level += 1) tree = { [FRAGMENT_WRAPPER]: [tree] };
+  const built = builder.build(tree) as string;
+  let opening = '';
+  let closing = '';
+  for (let level = 0; level < depth; level += 1) {
+    const indent = '  '.repeat(level);
+    opening += `${indent}<${FRAGMENT_WRAPPER}>\n`;
+    closing = `${indent}</${FRAGMENT_WRAPPER}>\n${closing}`;
+  }
+  if (!built.startsWith(opening) || !built.endsWith(closing)) {
+    throw new Error(`An XML fragment of <${tag}> was not built as expected`);
+  }
+  return built.slice(opening.length, built.length - closing.length);
+}

@@ -1,3 +1,4 @@
+import type { DjExportFormat } from '@wcs/contract';
 import { parse } from 'csv-parse/sync';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,13 @@ import { events, playlistSongs, playlists, plays as playsTable, songs } from '..
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import { foldPlaySummary } from '../analytics/play-summary.js';
 import { type NewPlay, recordPlays } from '../plays.js';
-import { type ExportSelection, exportSongs, streamSongsCsv } from './export.js';
+import {
+  type ExportSelection,
+  exportSongs,
+  isStreamedExport,
+  streamSongs,
+  streamSongsCsv,
+} from './export.js';
 
 /**
  * The CSV export written while it is read (streamSongsCsv) must be the very bytes of the CSV
@@ -18,6 +25,16 @@ import { type ExportSelection, exportSongs, streamSongsCsv } from './export.js';
 
 let t: TestDatabase;
 const SONGS = 2_345;
+/** Rows of one batch of the export's cursor (export.ts BATCH_ROWS). */
+const BATCH = 1000;
+const FORMATS: DjExportFormat[] = [
+  'csv',
+  'rekordbox-xml',
+  'traktor-nml',
+  'm3u8',
+  'virtualdj-m3u',
+  'serato-crate',
+];
 let songIds: number[] = [];
 let eventId = 0;
 
@@ -102,16 +119,29 @@ async function read(stream: NodeJS.ReadableStream): Promise<Buffer> {
 const idle = () => t.pool.totalCount === t.pool.idleCount;
 
 describe('CSV export written while it is read', () => {
-  it('is byte for byte the CSV built in one piece, for every kind of list', async () => {
-    for (const selection of selections) {
-      const whole = await exportSongs(t.db, 'csv', selection);
-      const streamed = await streamSongsCsv(t, selection);
-      expect(streamed.fileName).toBe(whole.fileName);
-      expect(streamed.contentType).toBe(whole.contentType);
-      const bytes = await read(streamed.stream);
-      expect(bytes.equals(Buffer.from(whole.content))).toBe(true);
-      expect(idle()).toBe(true);
+  it('is byte for byte the file built in one piece, for every kind of list and format', async () => {
+    for (const format of FORMATS) {
+      for (const selection of selections) {
+        if (!isStreamedExport(format, selection)) continue;
+        const whole = await exportSongs(t.db, format, selection);
+        const streamed = await streamSongs(t, format, selection);
+        expect(streamed.fileName).toBe(whole.fileName);
+        expect(streamed.contentType).toBe(whole.contentType);
+        const bytes = await read(streamed.stream);
+        expect(bytes.equals(Buffer.from(whole.content)), `${format} ${JSON.stringify(selection)}`).toBe(true);
+        expect(idle()).toBe(true);
+      }
     }
+    // The whole library in XML: every song with a file, read over several batches of the cursor
+    // (every song is a row), and the active playlist.
+    expect(SONGS).toBeGreaterThan(2 * BATCH);
+    const xml = (await read((await streamSongs(t, 'rekordbox-xml', {})).stream)).toString('utf8');
+    expect(xml).toContain('Name="Warm-up"');
+    const withFile = (
+      await t.pool.query<{ n: number }>('select count(*)::int as n from songs where file_present')
+    ).rows[0]!.n;
+    expect(xml.match(/<TRACK TrackID=/g)?.length).toBe(withFile);
+    expect(xml).toContain(`<COLLECTION Entries="${withFile}">`);
     // The whole library spans several batches and every song is in it.
     const library = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
     expect(library.split('\r\n').length).toBe(SONGS + 2);
@@ -200,6 +230,48 @@ describe('CSV export written while it is read', () => {
   it('answers an unknown playlist before anything is sent, holding no connection', async () => {
     await expect(streamSongsCsv(t, { playlistId: 999_999 })).rejects.toThrow(/Playlist/);
     expect(idle()).toBe(true);
+  });
+
+  it("keeps an XML file's count, tracks and playlists to the library as it was when the download began", async () => {
+    const [playlist] = await t.db
+      .select({ id: playlists.id })
+      .from(playlists)
+      .where(eq(playlists.name, 'Warm-up'));
+    for (const format of ['rekordbox-xml', 'traktor-nml'] as const) {
+      const before = Buffer.from((await exportSongs(t.db, format, {})).content);
+      const streamed = await streamSongs(t, format, {});
+      const iterator = streamed.stream[Symbol.asyncIterator]();
+      const chunks: Buffer[] = [Buffer.from((await iterator.next()).value as Buffer)];
+      // Meanwhile: a song with a file added to the active playlist (its tail is read after the
+      // collection), and one of the playlist's songs taken out of it.
+      const [added] = await t.db
+        .insert(songs)
+        .values({
+          title: `Added meanwhile ${format}`,
+          artist: 'Aa first',
+          searchKey: 'added',
+          filePresent: true,
+          filePath: `/music/added-${format}.mp3`,
+        })
+        .returning({ id: songs.id });
+      await t.db.insert(playlistSongs).values({ playlistId: playlist!.id, position: 10, songId: added!.id });
+      await t.db.delete(playlistSongs).where(eq(playlistSongs.position, 0));
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        chunks.push(Buffer.from(next.value as Buffer));
+      }
+      expect(Buffer.concat(chunks).toString(), format).toBe(before.toString());
+      expect(idle()).toBe(true);
+      const after = (await read((await streamSongs(t, format, {})).stream)).toString('utf8');
+      expect(after).toContain(`added-${format}.mp3`);
+      // Put back, for the next format and the tests after.
+      await t.db.delete(playlistSongs).where(eq(playlistSongs.songId, added!.id));
+      await t.db.delete(songs).where(eq(songs.id, added!.id));
+      await t.db
+        .insert(playlistSongs)
+        .values({ playlistId: playlist!.id, position: 0, songId: songIds[30]! });
+    }
   });
 
   // Last: it changes the library.

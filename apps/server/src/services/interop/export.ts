@@ -5,12 +5,11 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { events, playlistSongs, playlists, plays, songs } from '../../db/schema.js';
-import { CSV_LINE_END, csvFields, csvHeader, csvRow } from '../../providers/dj-software/csv.js';
 import {
-  DEFAULT_CSV_MAPPING,
   DJ_FILE_EXTENSIONS,
   DJ_WRITERS,
   type DjPlaylist,
+  type DjStreamWriter,
   type DjTrack,
   seratoCrateFileName,
 } from '../../providers/dj-software/index.js';
@@ -245,22 +244,12 @@ export async function exportSongs(
   } else if (filtered) {
     lists = [{ name: listName, path: [], trackKeys: rows.map((row) => String(row.id)) }];
   } else if (format === 'rekordbox-xml' || format === 'traktor-nml') {
-    const active = await db
-      .select({ id: playlists.id, name: playlists.name })
-      .from(playlists)
-      .where(eq(playlists.isActive, true))
-      .orderBy(asc(playlists.name));
+    const active = (await db.execute<{ id: number; name: string }>(activePlaylistsQuery())).rows;
     const entries = await db
       .select({ playlistId: playlistSongs.playlistId, songId: playlistSongs.songId })
       .from(playlistSongs)
       .orderBy(asc(playlistSongs.playlistId), asc(playlistSongs.position));
-    lists = active.map((playlist) => ({
-      name: playlist.name,
-      path: ['WCS playlists'],
-      trackKeys: entries
-        .filter((entry) => entry.playlistId === playlist.id)
-        .map((entry) => String(entry.songId)),
-    }));
+    lists = libraryPlaylists(active, entries);
   }
 
   const writer = DJ_WRITERS[format]!;
@@ -276,7 +265,10 @@ function exportFileName(format: DjExportFormat, listName: string): string {
 }
 
 /** Rows fetched from the cursor at a time: about 160 KB of CSV, a few ms of work each. */
-const CSV_BATCH_ROWS = 1000;
+const BATCH_ROWS = 1000;
+
+/** Paths read at a time when an XML file's tracks are counted before its head. */
+const COUNT_BATCH_ROWS = 10_000;
 
 /** PostgreSQL's default `cursor_tuple_fraction`: a cursor's plan weighs its first tenth of rows. */
 const FIRST_ROWS_FRACTION = 0.1;
@@ -288,31 +280,62 @@ export interface StreamedFile {
 }
 
 /**
- * The same CSV as `exportSongs(db, 'csv', options)`, byte for byte, written while it is read:
- * the rows come from a cursor in one REPEATABLE READ transaction (one snapshot, as the single
- * query had: a song added or changed meanwhile is in the file as it was when the export began, or
- * not at all), CSV_BATCH_ROWS at a time; the next batch is fetched while one is written, and the
+ * Whether `streamSongs` writes this export while it is sent: CSV, M3U and crates always (one list,
+ * its rows in the cursor's order); rekordbox XML and Traktor NML for the whole library (a
+ * collection in library order, then the active playlists). Their other exports, a list or a
+ * filtered library, name every song of the collection again in a playlist of another order: built
+ * in one piece (exportSongs), as before.
+ */
+export function isStreamedExport(format: DjExportFormat, options: ExportSelection): boolean {
+  if (format !== 'rekordbox-xml' && format !== 'traktor-nml') return true;
+  const isList =
+    options.playlistId !== undefined || options.eventId !== undefined || options.freshPool === true;
+  return !isList && songFilterCondition(options.filter ?? {}) === undefined;
+}
+
+/** The active generated playlists, as the whole library's XML carries them: name order. */
+const activePlaylistsQuery = () =>
+  sql`select ${playlists.id} as id, ${playlists.name} as name from ${playlists}
+    where ${playlists.isActive} order by ${playlists.name}, ${playlists.id}`;
+
+/** The columns of an exported row (ExportRow), its play count given. */
+const exportColumns = (plays: SQL) => sql`${songs.id} as id, ${songs.title} as title,
+  ${songs.artist} as artist, ${songs.album} as album, ${songs.genre} as genre, ${songs.bpm} as bpm,
+  ${songs.musicalKey} as "musicalKey", ${songs.durationMs} as "durationMs",
+  ${songs.filePath} as "filePath", ${songs.filePresent} as "filePresent",
+  ${songs.createdAt} as "createdAt", ${plays} as plays`;
+
+/**
+ * The same file as `exportSongs(db, format, options)`, byte for byte, written while it is read
+ * (formats and selections: isStreamedExport): the rows come from a cursor in one REPEATABLE READ
+ * transaction (one snapshot, as the single query had: a song added or changed meanwhile is in the
+ * file as it was when the export began, or not at all, and an XML file's count, collection and
+ * playlists agree), BATCH_ROWS at a time; the next batch is fetched while one is written, and the
  * one after only when the reader has taken that (a stream's backpressure), so the event loop is
  * never held for more than one batch and memory stays at two batches whatever the library's
- * size. The whole library at 200,000 songs is 32.7 MB; built in one piece it held the event loop
- * for seconds, and the server's overload guard refused other calls meanwhile
- * (docs/performance.md). The connection is held until the file is sent or the download is
- * abandoned (the transaction is then rolled back).
+ * size. The whole library at 200,000 songs is 32.8 MB of CSV; built in one piece it held the
+ * event loop for seconds, and the server's overload guard refused other calls meanwhile
+ * (docs/performance.md). An XML file's head says how many tracks follow: they are counted first
+ * from their paths (which ones have a location the format takes), in the same snapshot. The
+ * connection is held until the file is sent or the download is abandoned (the transaction is then
+ * rolled back).
  */
-export async function streamSongsCsv(
+export async function streamSongs(
   deps: { db: Db; pool: pg.Pool },
+  format: DjExportFormat,
   options: ExportSelection = {},
 ): Promise<StreamedFile> {
+  if (!isStreamedExport(format, options)) throw new Error(`A ${format} export of a list is built whole`);
   const mappings = options.mappings ?? [];
-  const { listName, songFilter, list } = await planExport(deps.db, options);
+  const { listName, songFilter, list, filtered } = await planExport(deps.db, options);
+  const isOneList = list !== null || filtered !== undefined;
+  const writer = DJ_WRITERS[format]!.stream!(isOneList ? { listName } : {});
+  const isCollection = format === 'rekordbox-xml' || format === 'traktor-nml';
+  const dialect = new PgDialect();
   // A list (a playlist, an event, the fresh pool) in its order; songs the filters leave out drop
   // out of it, as exportSongs's list does.
-  const query = new PgDialect().sqlToQuery(sql`
-    select ${songs.id} as id, ${songs.title} as title, ${songs.artist} as artist, ${songs.album} as album,
-      ${songs.genre} as genre, ${songs.bpm} as bpm, ${songs.musicalKey} as "musicalKey",
-      ${songs.durationMs} as "durationMs", ${songs.filePath} as "filePath",
-      ${songs.filePresent} as "filePresent", ${songs.createdAt} as "createdAt",
-      ${summedPlayCount} as plays
+  const query = dialect.sqlToQuery(sql`
+    select ${exportColumns(summedPlayCount)}
     from ${songs}
     ${list ? sql`join (${list}) list on list.song_id = ${songs.id}` : sql``}
     left join play_summary_songs summary on summary.song_id = ${songs.id}
@@ -320,11 +343,11 @@ export async function streamSongsCsv(
     where ${songFilter}
     order by ${list ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
 
-  const fields = csvFields(DEFAULT_CSV_MAPPING, false);
   const client = await deps.pool.connect();
   const fetchBatch = async () =>
-    (await client.query<ExportRow>(`fetch ${CSV_BATCH_ROWS} from export_songs`)).rows;
+    (await client.query<ExportRow>(`fetch ${BATCH_ROWS} from export_songs`)).rows;
   let first: ExportRow[];
+  let head: Buffer | string;
   try {
     // In the library's order the songs come from songs_artist_title_id_idx alone, already in that
     // order (migration 0026), each joined to its play count as it is read: planned for its first
@@ -340,6 +363,7 @@ export async function streamSongsCsv(
     await client.query(
       `begin isolation level repeatable read read only; set local cursor_tuple_fraction = ${fraction}`,
     );
+    head = writer.head(isCollection ? await countWritten(client, songFilter, writer, mappings) : 0);
     await client.query(`declare export_songs no scroll cursor for ${query.sql}`, query.params);
     first = await fetchBatch();
   } catch (error) {
@@ -348,30 +372,59 @@ export async function streamSongsCsv(
     throw error;
   }
 
+  /** After the last row: the XML formats' playlists (read in the same snapshot), then the commit. */
+  const end = async (): Promise<{ tail: Buffer | string }> => {
+    let tail: Buffer | string = '';
+    if (isCollection) {
+      const activeQuery = dialect.sqlToQuery(activePlaylistsQuery());
+      const active = (await client.query<{ id: number; name: string }>(activeQuery.sql, activeQuery.params))
+        .rows;
+      const entries = dialect.sqlToQuery(sql`
+        select ${playlistSongs.playlistId} as "playlistId", ${playlistSongs.songId} as "songId"
+        from ${playlistSongs} join ${playlists} on ${playlists.id} = ${playlistSongs.playlistId}
+        where ${playlists.isActive} order by ${playlistSongs.playlistId}, ${playlistSongs.position}`);
+      const rows = (await client.query<{ playlistId: number; songId: number }>(entries.sql, entries.params))
+        .rows;
+      const named = dialect.sqlToQuery(sql`select ${exportColumns(sql`0`)} from ${songs}
+        where ${songs.id} in (select ps.song_id from playlist_songs ps
+          join playlists p on p.id = ps.playlist_id where p.is_active) and ${songFilter}`);
+      const tracks = (await client.query<ExportRow>(named.sql, named.params)).rows.map((row) =>
+        toTrack(row, mappings),
+      );
+      tail = writer.tail({ tracks, playlists: libraryPlaylists(active, rows) });
+    } else {
+      tail = writer.tail({ tracks: [] });
+    }
+    await client.query('commit');
+    committed = true;
+    return { tail };
+  };
+
   let committed = false;
-  async function* csv(): AsyncGenerator<string> {
-    yield `${csvHeader(fields, DEFAULT_CSV_MAPPING)}${CSV_LINE_END}`;
+  async function* file(): AsyncGenerator<Buffer | string> {
+    if (head.length > 0) yield head;
     let batch = first;
     for (;;) {
       // Nothing more once the reader went away: the connection is being rolled back and given
       // back (below), and a query sent now could run in the next borrower's transaction.
       if (stream.destroyed) return;
-      // The next batch, or the commit after the last, is asked for before this batch is written:
-      // the database works while the CSV is made. At most one batch waits beyond the reader's.
-      const next = batch.length < CSV_BATCH_ROWS ? client.query('commit').then(() => null) : fetchBatch();
+      // The next batch, or the end after the last, is asked for before this batch is written:
+      // the database works while the file is made. At most one batch waits beyond the reader's.
+      const next = batch.length < BATCH_ROWS ? end() : fetchBatch();
       // Awaited below; if the reader goes away first, its failure is not an unhandled rejection.
       next.catch(() => undefined);
-      let chunk = '';
-      for (const row of batch) chunk += `${csvRow(fields, toTrack(row, mappings))}${CSV_LINE_END}`;
-      if (chunk !== '') yield chunk;
+      const chunk = joinParts(batch.map((row) => writer.track(toTrack(row, mappings))));
+      if (chunk.length > 0) yield chunk;
       const fetched = await next;
-      if (fetched === null) break;
+      if (!Array.isArray(fetched)) {
+        if (fetched.tail.length > 0) yield fetched.tail;
+        return;
+      }
       batch = fetched;
     }
-    committed = true;
   }
 
-  const stream = Readable.from(csv(), { objectMode: false });
+  const stream = Readable.from(file(), { objectMode: false });
   // The connection goes back once the stream closes, however: read to the end, failed, or
   // destroyed because the client went away, even before its first read (a generator that never
   // started runs no finally block, so this is not left to the generator). Not committed: rolled
@@ -383,5 +436,56 @@ export async function streamSongsCsv(
       client.release(failed ?? undefined);
     })();
   });
-  return { fileName: exportFileName('csv', listName), contentType: CONTENT_TYPES.csv, stream };
+  return { fileName: exportFileName(format, listName), contentType: CONTENT_TYPES[format], stream };
+}
+
+/** The CSV of `streamSongs`. */
+export const streamSongsCsv = (deps: { db: Db; pool: pg.Pool }, options: ExportSelection = {}) =>
+  streamSongs(deps, 'csv', options);
+
+/** A batch's parts as one chunk: text joined, or bytes (a crate's). */
+function joinParts(parts: Array<Buffer | string>): Buffer | string {
+  if (parts.length > 0 && Buffer.isBuffer(parts[0])) return Buffer.concat(parts as Buffer[]);
+  return (parts as string[]).join('');
+}
+
+/** The whole library's playlists in XML: the active ones under 'WCS playlists', in name order. */
+function libraryPlaylists(
+  active: ReadonlyArray<{ id: number; name: string }>,
+  entries: ReadonlyArray<{ playlistId: number; songId: number }>,
+): DjPlaylist[] {
+  return active.map((playlist) => ({
+    name: playlist.name,
+    path: ['WCS playlists'],
+    trackKeys: entries
+      .filter((entry) => entry.playlistId === playlist.id)
+      .map((entry) => String(entry.songId)),
+  }));
+}
+
+/**
+ * How many of the selection's songs `writer` writes (those with a file whose path, mapped for the
+ * DJ, the format takes), read in the transaction's snapshot a path at a time, COUNT_BATCH_ROWS at
+ * a time: an XML file's head says it before the first track.
+ */
+async function countWritten(
+  client: pg.PoolClient,
+  songFilter: SQL,
+  writer: DjStreamWriter,
+  mappings: readonly PathMapping[],
+): Promise<number> {
+  const paths = new PgDialect().sqlToQuery(sql`select ${songs.filePath} as path from ${songs}
+    where ${songs.filePresent} and ${songs.filePath} <> '' and ${songFilter}`);
+  await client.query(`declare export_paths no scroll cursor for ${paths.sql}`, paths.params);
+  let count = 0;
+  for (;;) {
+    const { rows } = await client.query<{ path: string }>(`fetch ${COUNT_BATCH_ROWS} from export_paths`);
+    for (const row of rows) {
+      const track = { key: '', title: '', artist: '', location: mapServerPath(row.path, mappings) };
+      if (writer.writes(track)) count += 1;
+    }
+    if (rows.length < COUNT_BATCH_ROWS) break;
+  }
+  await client.query('close export_paths');
+  return count;
 }
