@@ -213,7 +213,7 @@ export const csvWriter: DjFormatWriter = {
       writes: () => true,
       head: () => `${csvHeader(fields, mapping)}${CSV_LINE_END}`,
       track: (track) => `${csvRow(fields, track)}${CSV_LINE_END}`,
-      tail: () => '',
+      tail: () => [],
     };
   },
 };

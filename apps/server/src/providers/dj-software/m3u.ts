@@ -247,7 +247,7 @@ export const m3u8Writer: DjFormatWriter = {
     writes: (track) => track.location !== undefined,
     head: () => m3u8Head(options.listName ?? ALL_TRACKS),
     track: m3u8Track,
-    tail: () => '',
+    tail: () => [],
   }),
 };
 
@@ -290,7 +290,7 @@ export const virtualDjM3uWriter: DjFormatWriter = {
       writes: (track) => track.location !== undefined,
       head: () => VIRTUALDJ_HEAD,
       track: (track) => virtualDjTrack(track, undefined, timeZone),
-      tail: () => '',
+      tail: () => [],
     };
   },
 };

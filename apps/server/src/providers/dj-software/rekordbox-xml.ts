@@ -36,6 +36,8 @@ import {
   parseXmlRoot,
   STREAM_MARK,
   splitAtStreamMark,
+  streamPartMark,
+  streamParts,
   type XmlElement,
   xmlFragment,
 } from './xml.js';
@@ -131,11 +133,17 @@ function emptyFolder(): FolderNode {
   return { folders: new Map(), items: [] };
 }
 
-function folderElement(name: string, folder: FolderNode): XmlElement {
+type PlaylistItem = { name: string; trackIds: string[] };
+
+function folderElement(
+  name: string,
+  folder: FolderNode,
+  playlistNode: (item: PlaylistItem) => XmlElement = (item) => playlistElement(item.name, item.trackIds),
+): XmlElement {
   const nodes = folder.items.map((item) =>
     item.kind === 'folder'
-      ? folderElement(item.name, folder.folders.get(item.name)!)
-      : playlistElement(item.name, item.trackIds),
+      ? folderElement(item.name, folder.folders.get(item.name)!, playlistNode)
+      : playlistNode(item),
   );
   return { ...attrs({ Type: 0, Name: name, Count: nodes.length }), NODE: nodes };
 }
@@ -196,13 +204,21 @@ function playlistsRoot(input: DjWriteInput, ids: (keys: string[]) => string[]): 
   return root;
 }
 
-/** The document: `entries` tracks, the collection's content (its TRACKs, or a stream mark), the playlists. */
-function rekordboxDocument(entries: number, collection: XmlElement, root: FolderNode): string {
+/**
+ * The document: `entries` tracks, the collection's content (its TRACKs, or a stream mark), the
+ * playlists (each one's NODE made by `playlistNode`).
+ */
+function rekordboxDocument(
+  entries: number,
+  collection: XmlElement,
+  root: FolderNode,
+  playlistNode?: (item: PlaylistItem) => XmlElement,
+): string {
   return buildXml('DJ_PLAYLISTS', {
     ...attrs({ Version: '1.0.0' }),
     PRODUCT: [attrs({ Name: 'WCS DJ Library', Version: '1.0', Company: 'WCS DJ Library' })],
     COLLECTION: [{ ...attrs({ Entries: entries }), ...collection }],
-    PLAYLISTS: [{ NODE: [folderElement('ROOT', root)] }],
+    PLAYLISTS: [{ NODE: [folderElement('ROOT', root, playlistNode)] }],
   });
 }
 
@@ -241,11 +257,20 @@ function stream(): DjStreamWriter {
       }
       return xmlFragment('TRACK', trackElement(track, track.key), 2);
     },
-    tail(input) {
-      if (count === 0) return write({ ...input, tracks: [] });
+    *tail(input) {
+      if (count === 0) {
+        yield write({ ...input, tracks: [] });
+        return;
+      }
       const written = new Set(input.tracks.filter((track) => track.location !== undefined).map((t) => t.key));
       const ids = (keys: string[]) => keys.filter((key) => written.has(key));
-      return splitAtStreamMark(rekordboxDocument(count, mark, playlistsRoot(input, ids)))[1];
+      // Each playlist's NODE is made when its part is taken: the document is built with marks.
+      const items: PlaylistItem[] = [];
+      const marked = (item: PlaylistItem) => streamPartMark(items.push(item) - 1);
+      const [, after] = splitAtStreamMark(rekordboxDocument(count, mark, playlistsRoot(input, ids), marked));
+      yield* streamParts(after, 'NODE', (index, depth) =>
+        xmlFragment('NODE', playlistElement(items[index]!.name, items[index]!.trackIds), depth),
+      );
     },
   };
 }

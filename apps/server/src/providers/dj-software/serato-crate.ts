@@ -113,7 +113,7 @@ export const seratoCrateWriter: DjFormatWriter = {
       writes: (track) => track.location !== undefined,
       head: crateHead,
       track: (track) => crateTrack(track, root),
-      tail: () => Buffer.alloc(0),
+      tail: () => [],
     };
   },
 };

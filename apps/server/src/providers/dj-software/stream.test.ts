@@ -38,7 +38,7 @@ function streamed(format: DjFormat, input: DjWriteInput, options: DjWriteOptions
   const writer = DJ_WRITERS[format]!.stream!(options);
   const count = input.tracks.filter((track) => writer.writes(track)).length;
   return Buffer.concat(
-    [writer.head(count), ...input.tracks.map((track) => writer.track(track)), writer.tail(input)].map(
+    [writer.head(count), ...input.tracks.map((track) => writer.track(track)), ...writer.tail(input)].map(
       (part) => Buffer.from(part),
     ),
   );
@@ -50,6 +50,16 @@ describe('DJ files written a track at a time', () => {
       for (const input of [
         { tracks, playlists },
         { tracks, playlists: [] },
+        {
+          tracks,
+          playlists,
+          history: [
+            {
+              name: 'Night',
+              entries: [{ trackKey: '12', playedAt: '2026-03-14T21:05:00.000Z' }, { trackKey: '7' }],
+            },
+          ],
+        },
         { tracks: tracks.filter((track) => track.location === undefined), playlists },
         { tracks: [], playlists: [] },
       ]) {

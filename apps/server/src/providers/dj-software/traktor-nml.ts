@@ -55,6 +55,8 @@ import {
   parseXmlRoot,
   STREAM_MARK,
   splitAtStreamMark,
+  streamPartMark,
+  streamParts,
   type XmlElement,
   xmlFragment,
 } from './xml.js';
@@ -259,12 +261,19 @@ function entryElement(track: DjTrack, location: TraktorLocation): XmlElement {
 
 interface Folder {
   folders: Map<string, Folder>;
-  nodes: Array<{ folder: string } | { node: XmlElement }>;
+  /** Folders, and playlists whose NODE is made when it is written. */
+  nodes: Array<{ folder: string } | { node: () => XmlElement }>;
 }
 
-function folderNode(name: string, folder: Folder): XmlElement {
+function folderNode(
+  name: string,
+  folder: Folder,
+  playlistNode: (node: () => XmlElement) => XmlElement = (node) => node(),
+): XmlElement {
   const nodes = folder.nodes.map((item) =>
-    'folder' in item ? folderNode(item.folder, folder.folders.get(item.folder)!) : item.node,
+    'folder' in item
+      ? folderNode(item.folder, folder.folders.get(item.folder)!, playlistNode)
+      : playlistNode(item.node),
   );
   return {
     ...attrs({ TYPE: 'FOLDER', NAME: name }),
@@ -295,44 +304,46 @@ function playlistsFolder(input: DjWriteInput, keyOf: Map<string, string>, timeZo
       }
       folder = next;
     }
-    const keys = playlist.trackKeys.flatMap((key) => keyOf.get(key) ?? []);
     folder.nodes.push({
-      node: {
-        ...attrs({ TYPE: 'PLAYLIST', NAME: playlist.name }),
-        PLAYLIST: [
-          {
-            ...attrs({
-              ENTRIES: keys.length,
-              TYPE: 'LIST',
-              UUID: playlistUuid(playlist.path, playlist.name),
-            }),
-            ENTRY: keys.map((key) => ({ PRIMARYKEY: [primaryKeyElement(key)] })),
-          },
-        ],
+      node: () => {
+        const keys = playlist.trackKeys.flatMap((key) => keyOf.get(key) ?? []);
+        return {
+          ...attrs({ TYPE: 'PLAYLIST', NAME: playlist.name }),
+          PLAYLIST: [
+            {
+              ...attrs({
+                ENTRIES: keys.length,
+                TYPE: 'LIST',
+                UUID: playlistUuid(playlist.path, playlist.name),
+              }),
+              ENTRY: keys.map((key) => ({ PRIMARYKEY: [primaryKeyElement(key)] })),
+            },
+          ],
+        };
       },
     });
   }
   for (const session of input.history ?? []) {
-    const played = session.entries.flatMap((entry) => {
-      const key = keyOf.get(entry.trackKey);
-      if (key === undefined) return [];
-      let startDate = 0;
-      let startTime = 0;
-      if (entry.playedAt !== undefined) {
-        const wall = wallTimeAt(Date.parse(entry.playedAt), timeZone);
-        startDate = wall.year * 65536 + wall.month * 256 + wall.day;
-        startTime = wall.hour * 3600 + wall.minute * 60 + wall.second;
-      }
-      const data = attrs({
-        EXTENDEDTYPE: 'HistoryData',
-        PLAYEDPUBLIC: 1,
-        STARTDATE: startDate,
-        STARTTIME: startTime,
+    const node = () => {
+      const played = session.entries.flatMap((entry) => {
+        const key = keyOf.get(entry.trackKey);
+        if (key === undefined) return [];
+        let startDate = 0;
+        let startTime = 0;
+        if (entry.playedAt !== undefined) {
+          const wall = wallTimeAt(Date.parse(entry.playedAt), timeZone);
+          startDate = wall.year * 65536 + wall.month * 256 + wall.day;
+          startTime = wall.hour * 3600 + wall.minute * 60 + wall.second;
+        }
+        const data = attrs({
+          EXTENDEDTYPE: 'HistoryData',
+          PLAYEDPUBLIC: 1,
+          STARTDATE: startDate,
+          STARTTIME: startTime,
+        });
+        return [{ PRIMARYKEY: [primaryKeyElement(key)], EXTENDEDDATA: [data] }];
       });
-      return [{ PRIMARYKEY: [primaryKeyElement(key)], EXTENDEDDATA: [data] }];
-    });
-    root.nodes.push({
-      node: {
+      return {
         ...attrs({ TYPE: 'PLAYLIST', NAME: session.name }),
         PLAYLIST: [
           {
@@ -344,14 +355,23 @@ function playlistsFolder(input: DjWriteInput, keyOf: Map<string, string>, timeZo
             ENTRY: played,
           },
         ],
-      },
-    });
+      };
+    };
+    root.nodes.push({ node });
   }
   return root;
 }
 
-/** The document: `entries` tracks, the collection's content (its ENTRYs, or a stream mark), the playlists. */
-function nmlDocument(entries: number, collection: XmlElement, root: Folder): string {
+/**
+ * The document: `entries` tracks, the collection's content (its ENTRYs, or a stream mark), the
+ * playlists (each one's NODE made by `playlistNode`).
+ */
+function nmlDocument(
+  entries: number,
+  collection: XmlElement,
+  root: Folder,
+  playlistNode?: (node: () => XmlElement) => XmlElement,
+): string {
   return buildXml(
     'NML',
     {
@@ -360,7 +380,7 @@ function nmlDocument(entries: number, collection: XmlElement, root: Folder): str
       MUSICFOLDERS: [''],
       COLLECTION: [{ ...attrs({ ENTRIES: entries }), ...collection }],
       SETS: [attrs({ ENTRIES: 0 })],
-      PLAYLISTS: [{ NODE: [folderNode('$ROOT', root)] }],
+      PLAYLISTS: [{ NODE: [folderNode('$ROOT', root, playlistNode)] }],
     },
     '<?xml version="1.0" encoding="UTF-8" standalone="no" ?>',
   );
@@ -403,14 +423,22 @@ function stream(options: DjWriteOptions = {}): DjStreamWriter {
       const location = locationOf(track, rootVolume);
       return location ? xmlFragment('ENTRY', entryElement(track, location), 2) : '';
     },
-    tail(input) {
-      if (count === 0) return write({ ...input, tracks: [] }, options);
+    *tail(input) {
+      if (count === 0) {
+        yield write({ ...input, tracks: [] }, options);
+        return;
+      }
       const keyOf = new Map<string, string>();
       for (const track of input.tracks) {
         const location = locationOf(track, rootVolume);
         if (location) keyOf.set(track.key, primaryKey(location));
       }
-      return splitAtStreamMark(nmlDocument(count, mark, playlistsFolder(input, keyOf, timeZone)))[1];
+      // Each playlist's NODE is made when its part is taken: the document is built with marks.
+      const nodes: Array<() => XmlElement> = [];
+      const marked = (node: () => XmlElement) => streamPartMark(nodes.push(node) - 1);
+      const root = playlistsFolder(input, keyOf, timeZone);
+      const [, after] = splitAtStreamMark(nmlDocument(count, mark, root, marked));
+      yield* streamParts(after, 'NODE', (index, depth) => xmlFragment('NODE', nodes[index]!(), depth));
     },
   };
 }

@@ -179,10 +179,11 @@ export interface DjStreamWriter {
   /** One track's part: empty when the format leaves it out (no location). */
   track(track: DjTrack): Buffer | string;
   /**
-   * What comes after the tracks: the XML formats' playlists, of `input.playlists` and the tracks
-   * they name (as read with the others: those without a location are left out of them).
+   * What comes after the tracks, in parts (a playlist at a time): the XML formats' playlists, of
+   * `input.playlists` and the tracks they name (as read with the others: those without a
+   * location are left out of them).
    */
-  tail(input: DjWriteInput): Buffer | string;
+  tail(input: DjWriteInput): Iterable<Buffer | string>;
 }
 
 /** A file that is not what its reader expects, or options that cannot be honoured; the message says which. */

@@ -123,3 +123,29 @@ export function xmlFragment(tag: string, element: XmlElement, depth: number): st
   }
   return built.slice(opening.length, built.length - closing.length);
 }
+
+/** Attribute of the elements that stand, in a document built whole, for parts written one by one. */
+export const STREAM_PART = 'WCS_STREAM_PART';
+
+/** An element standing for part `index` (see `streamParts`). */
+export const streamPartMark = (index: number): XmlElement => attrs({ [STREAM_PART]: index });
+
+/**
+ * A document whose elements of `tag` marked `streamPartMark(i)` stand for parts: its text in
+ * pieces, each mark's line replaced by `part(i, depth)` (its depth from the line's indent), made
+ * only when the piece is taken, so a file of many playlists is never one string.
+ */
+export function* streamParts(
+  document: string,
+  tag: string,
+  part: (index: number, depth: number) => string,
+): Generator<string> {
+  const pattern = new RegExp(`^( *)<${tag} ${STREAM_PART}="(\\d+)"/>\\n`, 'gm');
+  let from = 0;
+  for (const match of document.matchAll(pattern)) {
+    yield document.slice(from, match.index);
+    yield part(Number(match[2]), match[1]!.length / 2);
+    from = match.index + match[0].length;
+  }
+  yield document.slice(from);
+}

@@ -363,7 +363,13 @@ export async function streamSongs(
     await client.query(
       `begin isolation level repeatable read read only; set local cursor_tuple_fraction = ${fraction}`,
     );
-    head = writer.head(isCollection ? await countWritten(client, songFilter, writer, mappings) : 0);
+    head = writer.head(
+      format === 'rekordbox-xml'
+        ? await countWithFile(client, songFilter)
+        : format === 'traktor-nml'
+          ? await countWritten(client, songFilter, writer, mappings)
+          : 0,
+    );
     await client.query(`declare export_songs no scroll cursor for ${query.sql}`, query.params);
     first = await fetchBatch();
   } catch (error) {
@@ -372,9 +378,12 @@ export async function streamSongs(
     throw error;
   }
 
-  /** After the last row: the XML formats' playlists (read in the same snapshot), then the commit. */
-  const end = async (): Promise<{ tail: Buffer | string }> => {
-    let tail: Buffer | string = '';
+  /**
+   * After the last row: the XML formats' playlists and where their songs' files are (read in the
+   * same snapshot), then the commit; the playlists are written from them a playlist at a time.
+   */
+  const end = async (): Promise<{ tail: Iterable<Buffer | string> }> => {
+    let tail: Iterable<Buffer | string> = [];
     if (isCollection) {
       const activeQuery = dialect.sqlToQuery(activePlaylistsQuery());
       const active = (await client.query<{ id: number; name: string }>(activeQuery.sql, activeQuery.params))
@@ -385,15 +394,19 @@ export async function streamSongs(
         where ${playlists.isActive} order by ${playlistSongs.playlistId}, ${playlistSongs.position}`);
       const rows = (await client.query<{ playlistId: number; songId: number }>(entries.sql, entries.params))
         .rows;
-      const named = dialect.sqlToQuery(sql`select ${exportColumns(sql`0`)} from ${songs}
+      // Only what a playlist's entry needs of its song: its key and its file's mapped path.
+      const files = dialect.sqlToQuery(sql`select ${songs.id} as id, ${songs.filePath} as "filePath",
+          ${songs.filePresent} as "filePresent" from ${songs}
         where ${songs.id} in (select ps.song_id from playlist_songs ps
           join playlists p on p.id = ps.playlist_id where p.is_active) and ${songFilter}`);
-      const tracks = (await client.query<ExportRow>(named.sql, named.params)).rows.map((row) =>
-        toTrack(row, mappings),
-      );
+      const tracks = (
+        await client.query<Pick<ExportRow, 'id' | 'filePath' | 'filePresent'>>(files.sql, files.params)
+      ).rows.map((row): DjTrack => {
+        const track: DjTrack = { key: String(row.id), title: '', artist: '' };
+        if (row.filePresent && row.filePath) track.location = mapServerPath(row.filePath, mappings);
+        return track;
+      });
       tail = writer.tail({ tracks, playlists: libraryPlaylists(active, rows) });
-    } else {
-      tail = writer.tail({ tracks: [] });
     }
     await client.query('commit');
     committed = true;
@@ -417,7 +430,10 @@ export async function streamSongs(
       if (chunk.length > 0) yield chunk;
       const fetched = await next;
       if (!Array.isArray(fetched)) {
-        if (fetched.tail.length > 0) yield fetched.tail;
+        for (const part of fetched.tail) {
+          if (stream.destroyed) return;
+          if (part.length > 0) yield part;
+        }
         return;
       }
       batch = fetched;
@@ -454,19 +470,41 @@ function libraryPlaylists(
   active: ReadonlyArray<{ id: number; name: string }>,
   entries: ReadonlyArray<{ playlistId: number; songId: number }>,
 ): DjPlaylist[] {
+  // Grouped once: 134,553 entries of 198 playlists at 200,000 songs.
+  const keysOf = new Map<number, string[]>();
+  for (const entry of entries) {
+    let keys = keysOf.get(entry.playlistId);
+    if (!keys) {
+      keys = [];
+      keysOf.set(entry.playlistId, keys);
+    }
+    keys.push(String(entry.songId));
+  }
   return active.map((playlist) => ({
     name: playlist.name,
     path: ['WCS playlists'],
-    trackKeys: entries
-      .filter((entry) => entry.playlistId === playlist.id)
-      .map((entry) => String(entry.songId)),
+    trackKeys: keysOf.get(playlist.id) ?? [],
   }));
+}
+
+/** The selection's songs that have a file (toTrack gives those a location). */
+const withFile = (songFilter: SQL) => sql`${songs.filePresent} and ${songs.filePath} <> '' and ${songFilter}`;
+
+/**
+ * How many of the selection's songs have a file: as many tracks as rekordbox XML writes (every
+ * track with a location, whatever its path), counted in the transaction's snapshot.
+ */
+async function countWithFile(client: pg.PoolClient, songFilter: SQL): Promise<number> {
+  const count = new PgDialect().sqlToQuery(
+    sql`select count(*)::int as count from ${songs} where ${withFile(songFilter)}`,
+  );
+  return (await client.query<{ count: number }>(count.sql, count.params)).rows[0]!.count;
 }
 
 /**
  * How many of the selection's songs `writer` writes (those with a file whose path, mapped for the
- * DJ, the format takes), read in the transaction's snapshot a path at a time, COUNT_BATCH_ROWS at
- * a time: an XML file's head says it before the first track.
+ * DJ, the format takes: Traktor only absolute ones), read in the transaction's snapshot a path at
+ * a time, COUNT_BATCH_ROWS at a time: an XML file's head says it before the first track.
  */
 async function countWritten(
   client: pg.PoolClient,
@@ -474,8 +512,9 @@ async function countWritten(
   writer: DjStreamWriter,
   mappings: readonly PathMapping[],
 ): Promise<number> {
-  const paths = new PgDialect().sqlToQuery(sql`select ${songs.filePath} as path from ${songs}
-    where ${songs.filePresent} and ${songs.filePath} <> '' and ${songFilter}`);
+  const paths = new PgDialect().sqlToQuery(
+    sql`select ${songs.filePath} as path from ${songs} where ${withFile(songFilter)}`,
+  );
   await client.query(`declare export_paths no scroll cursor for ${paths.sql}`, paths.params);
   let count = 0;
   for (;;) {
