@@ -21,10 +21,11 @@
 //     [--night-hours 5.2] [--night-split held-out] [--unknown-hours 11] [--skip-windows]
 //     [--skip-nights] [--skip-unknown] [--bounds 120,200] [--merge-gaps 20,45]
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
-//     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2]
+//     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2] [--histories 0,120,1e9]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
-// that failed verification, and what the true song scores verified at the offset it was cut at.
+// that failed verification, and what the true song scores verified at the offset it was cut at;
+// and for the nights' library plays missed, the same for each of their windows (diagnoseMissed).
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -32,7 +33,9 @@
 // gap before the next play that a play's end fills (FILL_SECONDS); --reaches and --reach-mins for
 // how far a play followed by a longer gap is taken on to its song's end (REACH_SECONDS,
 // REACH_MIN_SECONDS; reach 0: never), --reach-confidences for the confidence from which it is not
-// (REACH_MAX_CONFIDENCE; 2: none). --detections-out saves the
+// (REACH_MAX_CONFIDENCE; 2: none); --histories chains each chunk's windows with those of the
+// stream's last N seconds before it (each window once), as the server would if it kept them: weak
+// evidence adding up across chunks (0: the chunk alone, as the server does). --detections-out saves the
 // nights' window detections chunk by chunk, --detections-in evaluates them again (no index, no
 // audio: a change to how plays are built, measured in seconds); --verbose lists every play found.
 import { execFileSync } from 'node:child_process';
@@ -68,6 +71,7 @@ const fillsOption = option('--fills', null);
 const reachesOption = option('--reaches', null);
 const reachMinsOption = option('--reach-mins', null);
 const reachConfidencesOption = option('--reach-confidences', null);
+const historiesOption = option('--histories', null);
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -283,11 +287,20 @@ runMain(async () => {
       const at = (candidate) =>
         matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grid, candidate).score;
       const trueOffset = Math.round(excerpt.start / params.FRAME_SECONDS);
+      // The warp nearest the speed the song was played at (nights; 1 for the rooms' excerpts).
+      const speed = excerpt.speed ?? 1;
+      let warp = 0;
+      for (const [w, candidate] of params.WARPS.entries())
+        if (
+          (candidate.a === 1 || candidate.pitch === Boolean(excerpt.pitch)) &&
+          Math.abs(candidate.a - speed) < Math.abs(params.WARPS[warp].a - speed)
+        )
+          warp = w;
       return {
         votes: rank < 0 ? 0 : all[rank].votes,
         candidate: rank >= 0 && rank < params.CANDIDATES && all[rank].votes >= params.MIN_CANDIDATE_VOTES,
         keyScore: rank < 0 ? 0 : at(all[rank]),
-        trueScore: at({ warp: 0, offset: trueOffset }),
+        trueScore: at({ warp, offset: trueOffset }),
       };
     }
 
@@ -317,7 +330,12 @@ runMain(async () => {
       if (nightRooms.length === 0) return;
       const perNight = (nightHours * 3600) / nightCount;
       const outside = [...outOfIndex, ...unknownTracks];
+      // Every song's length in frames (its peaks'), for the rules that bound a play by it.
+      const songFrames = {};
+      for (const [id, peaks] of peaksOf)
+        songFrames[id] = peaks.count === 0 ? 0 : peaks.t[peaks.count - 1] + 1;
       const records = [];
+      const missed = [];
       for (let n = 0; n < nightCount; n++) {
         const room = nightRooms[n % nightRooms.length];
         const snr = n % 2 === 0 ? 5 : 0;
@@ -352,12 +370,10 @@ runMain(async () => {
         const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
         const speed = seconds / ((performance.now() - started) / 1000);
         records.push({ night: n + 1, room: room.name, snr, seconds, speed, truth: night.truth, chunks });
+        if (process.argv.includes('--diagnose'))
+          missed.push(...(await diagnoseMissed(records.at(-1), pcm, songFrames)));
         log(`night ${n + 1} (${room.name}, ${snr} dB) recognised at ${speed.toFixed(0)}x`);
       }
-      // Every song's length in frames (its peaks'), for the rules that bound a play by it.
-      const songFrames = {};
-      for (const [id, peaks] of peaksOf)
-        songFrames[id] = peaks.count === 0 ? 0 : peaks.t[peaks.count - 1] + 1;
       if (detectionsOut) {
         fs.writeFileSync(
           detectionsOut,
@@ -366,6 +382,64 @@ runMain(async () => {
         log(`window detections written to ${detectionsOut}`);
       }
       reportNights(records, { engine, params, timeline, songFrames });
+      if (missed.length) {
+        console.log(
+          `\nLibrary plays missed (--diagnose), each of their 10 s windows (hop 5 s) verified as recognition does it: candidate = the true song among the window's ${params.CANDIDATES} candidates; at its key = its score there; true = its score verified at its true position and nearest warp:\n`,
+        );
+        for (const line of missed) console.log(`- ${line}`);
+      }
+    }
+
+    /**
+     * The library plays of a night that the server's path (playsOf, today's rules) missed, window
+     * by window: whether the true song was a candidate, its score at its key, and its score
+     * verified at its true position (the DJ starts every song 2 s in; its speed as played).
+     */
+    async function diagnoseMissed(record, pcm, songFrames) {
+      const rate = engine.FINGERPRINT_SAMPLE_RATE;
+      const variant = {
+        bound: params.EVIDENCE_BOUND,
+        gap: timeline.MERGE_GAP_SECONDS,
+        rules: 'on',
+        crossfade: timeline.CROSSFADE_SECONDS,
+        fill: timeline.FILL_SECONDS,
+        reach: timeline.REACH_SECONDS,
+        reachMin: timeline.REACH_MIN_SECONDS,
+        reachConfidence: timeline.REACH_MAX_CONFIDENCE,
+        history: 0,
+      };
+      const plays = playsOf(record.chunks, variant, { engine, params, timeline, songFrames });
+      const lines = [];
+      for (const t of record.truth) {
+        if (t.songId === null) continue;
+        if (plays.some((p) => p.songId === t.songId && p.start < t.end && p.end > t.start)) continue;
+        const cells = [];
+        let candidates = 0;
+        let true30 = 0;
+        let true15 = 0;
+        let windows = 0;
+        for (let w = Math.max(0, t.start); w + 10 <= t.end; w += 4.992) {
+          const query = pcm.slice(Math.round(w * rate), Math.round((w + 10) * rate));
+          const position = 2 + (w - t.start) * t.speed;
+          const d = await diagnose(query, {
+            truth: t.songId,
+            start: position,
+            speed: t.speed,
+            pitch: t.pitch,
+          });
+          windows++;
+          if (d.candidate) candidates++;
+          if (d.trueScore >= params.MIN_SCORE) true30++;
+          if (d.trueScore >= params.WEAK_SCORE) true15++;
+          cells.push(
+            `${(w - t.start).toFixed(0)}s ${d.candidate ? `cand ${d.keyScore.toFixed(0)}` : `${d.votes}v`}/${d.trueScore.toFixed(0)}`,
+          );
+        }
+        lines.push(
+          `night ${record.night} (${record.room}, ${record.snr > 0 ? '+' : ''}${record.snr} dB) song ${t.songId} at ${t.start.toFixed(0)}-${t.end.toFixed(0)} s (speed ${t.speed.toFixed(3)}${t.pitch ? ', pitch moved' : ''}): ${windows} windows, the song a candidate in ${candidates}, true position scoring 15+ in ${true15}, 30+ in ${true30} (window: candidate and score at its key, or its votes / true score): ${cells.join(', ')}`,
+        );
+      }
+      return lines;
     }
 
     /** A DJ set of about `seconds`: [{ songId|null, start, end }] and its mix at RATE. */
@@ -396,7 +470,17 @@ runMain(async () => {
           filters.join(','),
         ]);
         const fade = Math.round((4 + 6 * random()) * RATE);
-        pieces.push({ samples, songId: out ? null : songIdOf.get(track.id), fade, name: track.id });
+        // How fast the song's position advances, and whether its pitch moved with it.
+        const speed = kind < 0.4 ? factor : 1;
+        const pitch = kind >= 0.25 && kind < 0.4;
+        pieces.push({
+          samples,
+          songId: out ? null : songIdOf.get(track.id),
+          fade,
+          name: track.id,
+          speed,
+          pitch,
+        });
         total += samples.length / RATE - fade / RATE;
       }
       let length = 0;
@@ -415,7 +499,14 @@ runMain(async () => {
           if (j >= n - fadeOut) gain = Math.min(gain, (n - j) / fadeOut);
           mix[start + j] += gain * piece.samples[j];
         }
-        truth.push({ songId: piece.songId, name: piece.name, start: start / RATE, end: (start + n) / RATE });
+        truth.push({
+          songId: piece.songId,
+          name: piece.name,
+          start: start / RATE,
+          end: (start + n) / RATE,
+          speed: piece.speed,
+          pitch: piece.pitch,
+        });
         at = start + n;
       }
       return { mix, truth, masked: [] };
@@ -529,6 +620,7 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
   const reachConfidenceList = reachConfidencesOption
     ? reachConfidencesOption.split(',').map(Number)
     : [timeline.REACH_MAX_CONFIDENCE];
+  const historyList = historiesOption ? historiesOption.split(',').map(Number) : [0];
   // Every (evidence bound, merge gap, rules, crossfade, fill, reach) combination, on the same
   // window detections.
   const variants = boundList.flatMap((bound) =>
@@ -538,16 +630,19 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
           fillList.flatMap((fill) =>
             reachList.flatMap((reach) =>
               reachMinList.flatMap((reachMin) =>
-                reachConfidenceList.map((reachConfidence) => ({
-                  bound,
-                  gap,
-                  rules,
-                  crossfade,
-                  fill,
-                  reach,
-                  reachMin,
-                  reachConfidence,
-                })),
+                reachConfidenceList.flatMap((reachConfidence) =>
+                  historyList.map((history) => ({
+                    bound,
+                    gap,
+                    rules,
+                    crossfade,
+                    fill,
+                    reach,
+                    reachMin,
+                    reachConfidence,
+                    history,
+                  })),
+                ),
               ),
             ),
           ),
@@ -565,6 +660,7 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
       reachList.length > 1 ? `reach ${v.reach} s` : '',
       reachMinList.length > 1 ? `reach from ${v.reachMin} s` : '',
       reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
+      historyList.length > 1 ? `history ${v.history} s` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -593,7 +689,10 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
     `| **all${variants.length > 1 ? `, ${label(variants[b])}` : ''}** | ${nightSplit} | | **${(sum.seconds / 3600).toFixed(2)}** | ${row(sum)} (${((sum.falsePlays * 36000) / sum.seconds).toFixed(2)} per 10 h) | |`;
   for (const record of records) {
     for (const [b, variant] of variants.entries()) {
-      const e = evaluate(record.truth, playsOf(record.chunks, variant, { engine, timeline, songFrames }));
+      const e = evaluate(
+        record.truth,
+        playsOf(record.chunks, variant, { engine, params, timeline, songFrames }),
+      );
       const sum = sums[b];
       sum.seconds += record.seconds;
       sum.truePlays += e.truePlays;
@@ -625,17 +724,48 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
  */
 function playsOf(
   chunks,
-  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence },
-  { engine, timeline, songFrames },
+  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence, history },
+  { engine, params, timeline, songFrames },
 ) {
   let plays = [];
-  for (const chunk of chunks) {
+  const F = params.FRAME_SECONDS;
+  // --histories: the stream's window detections so far, each window once: a window of a chunk's
+  // 20 s tail is heard again by the next chunk (its window grid 0.05 s later), and only the
+  // latest chunk's hearing of it counts (two hearings of the same audio would give chance two
+  // tries). A chunk's own windows are kept up to half a hop before the next chunk's window begins.
+  const heard = [];
+  const halfHop = (params.FRAME_SECONDS * Math.round(5 / params.FRAME_SECONDS)) / 2;
+  for (const [k, chunk] of chunks.entries()) {
+    let signal = chunk;
+    if (history > 0) {
+      const nextBegin = chunks[k + 1]?.begin ?? Number.POSITIVE_INFINITY;
+      for (const d of chunk.detections)
+        heard.push({ d, begin: chunk.begin, at: chunk.begin + d.window * F, until: nextBegin - halfHop });
+      // The chunk's signal extended back by `history` seconds: its detections' frames from there.
+      const from = Math.max(0, chunk.begin - history);
+      const base = Math.round(from / F);
+      const detections = heard
+        .filter((h) => h.at >= from && (h.begin === chunk.begin || h.at < h.until))
+        .map(({ d, begin }) => {
+          const shift = Math.round(begin / F) - base;
+          const a = params.WARPS[d.warp].a;
+          return {
+            ...d,
+            first: d.first + shift,
+            last: d.last + shift,
+            window: d.window + shift,
+            offset: d.offset - a * shift,
+          };
+        });
+      const seconds = chunk.begin + chunk.seconds - base * F;
+      signal = { detections, frames: Math.round(seconds / F), seconds, begin: base * F };
+    }
     // The songs' lengths as the server's recognizeWith adds them (from their peaks' frames).
     const found = engine.withSongSeconds(
-      engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds, { evidenceBound }),
+      engine.timelineOf(signal.detections, signal.frames, signal.seconds, { evidenceBound }),
       (songId) => songFrames[songId],
     );
-    const pieces = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
+    const pieces = [{ startS: 0, endS: signal.seconds, startAtMs: signal.begin * 1000 }];
     let detections = timeline.libraryDetections(found, pieces);
     if (rules === 'off') detections = detections.map(({ songStartMs: _, ...rest }) => rest);
     plays = timeline.mergeDetections(plays, detections, {
