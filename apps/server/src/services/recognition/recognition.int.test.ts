@@ -241,6 +241,24 @@ describe.each(STORAGE_BACKENDS)('recognition with recordings in the %s backend',
       );
     });
 
+    it('takes a play on to its song end once the stream has been heard 30 s past it', async () => {
+      // beta (70 s, from 45 s: its song ends at 115 s as heard) is last heard at 100 s, where the
+      // unknown song begins. Heard clearly, its play ends there (REACH_MAX_CONFIDENCE); as a play
+      // heard through a crowd (confidence 0.5) it is taken on to 115 s, but only once the stream
+      // is known to have been heard to 145 s (recognition-timeline.ts, REACH_HEARD_SECONDS):
+      // processRecording passes how far (heardUntilOf: here all five chunks, to 150 s).
+      const before = await playsOf(recordingId);
+      const beta = before.find((play) => play.songId === songIds.beta)!;
+      expect(Math.abs(seconds(beta.endedAt!) - 100)).toBeLessThanOrEqual(5);
+      await t.deps.db.update(plays).set({ confidence: 0.5 }).where(eq(plays.id, beta.id));
+      await processRecording(t.deps, recordingId, chunks.length - 1);
+      const after = await playsOf(recordingId);
+      expect(after.map((play) => play.id)).toEqual(before.map((play) => play.id));
+      const taken = after.find((play) => play.id === beta.id)!;
+      expect(Math.abs(seconds(taken.endedAt!) - seconds(beta.songEndsAt!))).toBeLessThanOrEqual(0.5);
+      expect(seconds(taken.endedAt!)).toBeGreaterThan(seconds(beta.endedAt!) + 10);
+    });
+
     it('deleting the recording removes its plays and its stored chunks', async () => {
       expect(await t.recordingFiles(recordingId)).toHaveLength(chunks.length);
       const response = await t.app.inject({ method: 'DELETE', url: `/api/recordings/${recordingId}` });
