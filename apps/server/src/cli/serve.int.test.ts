@@ -1,8 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../db/embedded.js';
@@ -22,7 +21,8 @@ import {
 
 useServerProcesses();
 
-const execFileAsync = promisify(execFile);
+/** A stop's budget: far above its 0.04-0.16 s (docs/performance.md), as the machine may be loaded. */
+const SHUTDOWN_MS = 30_000;
 
 describe('wcs serve', () => {
   it('starts, answers /api/health, and on SIGTERM stops PostgreSQL, releases the lock and exits 0', async () => {
@@ -34,11 +34,11 @@ describe('wcs serve', () => {
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(true);
     expect(server.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ .*started in/);
 
-    const stoppedAt = Date.now();
     server.child.kill('SIGTERM');
-    const { code } = await withTimeout(server.exited, 5_000, 'shutdown');
+    // How fast it stops is measured by scripts/bench (docs/performance.md), not here: at a load of 10
+    // on two cores, stopping PostgreSQL alone can take seconds.
+    const { code } = await withTimeout(server.exited, SHUTDOWN_MS, 'shutdown');
     expect(code).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     expect(isProcessAlive(pgPid!)).toBe(false);
     expect(fs.existsSync(path.join(dataDir, 'pg/postmaster.pid'))).toBe(false);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
@@ -74,7 +74,7 @@ describe('wcs serve', () => {
     expect(rows).toEqual([{ name: 'Crash Test Swing', end_date: '2025-03-09' }]);
 
     second.child.kill('SIGTERM');
-    expect((await withTimeout(second.exited, 5_000, 'shutdown')).code).toBe(0);
+    expect((await withTimeout(second.exited, SHUTDOWN_MS, 'shutdown')).code).toBe(0);
   });
 
   it('refuses a second process on the same data folder at once, and the first keeps serving', async () => {
@@ -83,7 +83,7 @@ describe('wcs serve', () => {
     const firstPid = first.child.pid;
 
     const second = await launch(dataDir);
-    const { code } = await withTimeout(second.exited, 10_000, 'the second process to give up');
+    const { code } = await withTimeout(second.exited, SHUTDOWN_MS, 'the second process to give up');
     expect(code).not.toBe(0);
     expect(second.output()).toContain(
       `Data folder ${dataDir} is in use by another WCS DJ Library process (pid ${firstPid}, started `,
@@ -93,7 +93,7 @@ describe('wcs serve', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE_NAME), 'utf8')).pid).toBe(firstPid);
 
     first.child.kill('SIGTERM');
-    expect((await withTimeout(first.exited, 5_000, 'shutdown')).code).toBe(0);
+    expect((await withTimeout(first.exited, SHUTDOWN_MS, 'shutdown')).code).toBe(0);
   });
 
   it('takes over a stale lock file left by a dead process', async () => {
@@ -114,7 +114,7 @@ describe('wcs serve', () => {
       server.child.pid,
     );
     server.child.kill('SIGTERM');
-    expect((await withTimeout(server.exited, 5_000, 'shutdown')).code).toBe(0);
+    expect((await withTimeout(server.exited, SHUTDOWN_MS, 'shutdown')).code).toBe(0);
   });
 
   it('lets exactly one of several processes racing for a stale lock win', async () => {
@@ -124,15 +124,32 @@ describe('wcs serve', () => {
       JSON.stringify({ pid: 999_999_999, startTime: 1, hostname: os.hostname(), startedAt: 'long ago' }),
     );
     const lockModule = path.join(serverDir, 'dist/db/lock.js');
-    // Each racer holds the lock it won for a while, so the losers see a live owner.
+    // Each racer says what it got, then holds on (the winner to its lock) until every racer has
+    // tried: a winner that let go after a fixed time would leave the file to a racer whose start
+    // took longer than that (node's start at a load of 10 on two cores), a second win.
     const script = `
       const { acquireDataDirLock } = await import(${JSON.stringify(lockModule)});
-      try { acquireDataDirLock(process.argv[1]); console.log('won'); await new Promise((r) => setTimeout(r, 1500)); }
-      catch (error) { console.log(error.name); }`;
-    const racers = Array.from({ length: 6 }, () =>
-      execFileAsync(process.execPath, ['--input-type=module', '-e', script, dataDir]),
-    );
-    const results = (await Promise.all(racers)).map((result) => result.stdout.trim());
+      try { acquireDataDirLock(process.argv[1]); console.log('won'); }
+      catch (error) { console.log(error.name); }
+      process.stdin.resume();
+      await new Promise((resolve) => process.stdin.on('end', resolve));`;
+    const racers = Array.from({ length: 6 }, () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      const said = new Promise<string>((resolve) => {
+        child.stdout.on('data', (data: Buffer) => {
+          stdout += data.toString();
+          if (stdout.includes('\n')) resolve(stdout.trim());
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { child, said, exited };
+    });
+    const results = await Promise.all(racers.map((racer) => racer.said));
+    for (const racer of racers) racer.child.stdin.end();
+    expect(await Promise.all(racers.map((racer) => racer.exited))).toEqual([0, 0, 0, 0, 0, 0]);
     expect(results.filter((result) => result === 'won')).toHaveLength(1);
     expect(results.filter((result) => result === 'DataDirInUseError')).toHaveLength(5);
   });
