@@ -134,6 +134,6 @@ describe.each(STORAGE_BACKENDS)('upload durability, recordings in the %s backend
       await client.end();
     }
     second.child.kill('SIGTERM');
-    expect((await withTimeout(second.exited, 10_000, 'shutdown')).code).toBe(0);
+    expect((await withTimeout(second.exited, 30_000, 'shutdown')).code).toBe(0);
   }, 120_000);
 });
