@@ -172,7 +172,9 @@ describe('API responses', () => {
       },
       { onInit: (socket) => socket.on('message', (raw) => received.push(JSON.parse(raw.toString()))) },
     );
-    await expect.poll(() => received.map((message) => message.type)).toContain('connected');
+    await expect
+      .poll(() => received.map((message) => message.type), { timeout: 10_000 })
+      .toContain('connected');
     ws.terminate();
   });
 });
