@@ -69,6 +69,11 @@ function maxOverlap(results: readonly Result[]): number {
 describe('createWorkerPool', () => {
   it('runs tasks in parallel on up to `size` threads, never more', async () => {
     pool = createWorkerPool<Task, Result>({ moduleUrl, size: 2 });
+    // Both threads started first: a thread's start (a V8 isolate and the module) can take longer
+    // on a loaded machine than the other thread takes for the whole queue, and then no two
+    // tasks overlap. Started, both take their tasks at once.
+    await Promise.all([pool.run({ kind: 'sleep', ms: 1 }), pool.run({ kind: 'sleep', ms: 1 })]);
+    expect(pool.stats().threads).toBe(2);
     const results = await Promise.all(Array.from({ length: 6 }, () => pool!.run({ kind: 'sleep', ms: 150 })));
     expect(new Set(results.map((result) => result.threadId)).size).toBe(2);
     expect(maxOverlap(results)).toBe(2);
