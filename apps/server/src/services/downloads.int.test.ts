@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { downloadProviders, downloadQueue, events, plays, songs } from '../db/schema.js';
 import { createTestApp } from '../test/harness.js';
 import { enqueueDownloadsIfEnabled, getDownloadPreview } from './downloads.js';
@@ -98,6 +98,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+});
+/**
+ * No follow-up left by a test: a settings change schedules a score recompute 5 s later, and its
+ * downloads.enqueue 5 s after that queues the candidates once downloads are enabled, which makes
+ * "Queued 2 songs (2 new)" read "(0 new)" when the machine is slow between two tests, or tries
+ * entries a test has reset. Dropped as a test ends, and before the next (beforeAll's change).
+ */
+beforeEach(async () => {
+  await t.settleJobs();
+});
+afterEach(async () => {
+  await t.settleJobs();
 });
 
 const get = (url: string) => t.app.inject({ method: 'GET', url });
