@@ -29,7 +29,7 @@ export const ANALYSIS_SAMPLE_RATE = 22050;
 export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
-  `tempo mel-flux (tonal-flux when no pulse, none under novelty ${STEADY_NOVELTY}) acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
+  `tempo mel-flux (tonal-flux when no pulse, none under novelty p99 ${STEADY_NOVELTY}) acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
   `key hpcp h${CHROMA_SETTINGS.harmonics} sum fifth ${CHROMA_SETTINGS.fifthCorrection} ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
