@@ -261,12 +261,15 @@ export const soloScoreFor = (totalFrames: number, minScore: number = MIN_SCORE):
 
 /**
  * The window detections of `samples` and its length in frames: every window's candidates verified
- * down to `windowScore` (what recognizeWith chains into plays; the benchmarks record them).
+ * down to `windowScore` at their songs' best keys, and at their other keys down to `keyScore`
+ * (the window threshold: detectWindow), what recognizeWith chains into plays (the benchmarks
+ * record them).
  */
 export async function windowDetections(
   source: RecognitionSource,
   samples: Float32Array,
   windowScore: number,
+  keyScore: number = Math.max(windowScore, MIN_SCORE),
 ): Promise<{ detections: Detection[]; totalFrames: number }> {
   const { index } = source;
   const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
@@ -307,7 +310,7 @@ export async function windowDetections(
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
     for (const [w, start] of windows.entries()) {
       await yieldToEventLoop();
-      detections.push(...detectWindow(candidates[w]!, start, query, grids, windowScore));
+      detections.push(...detectWindow(candidates[w]!, start, query, grids, windowScore, keyScore));
     }
   }
   return { detections, totalFrames };
@@ -367,7 +370,12 @@ export async function recognizeWith(
   options: RecognitionOptions = {},
 ): Promise<TimelinePlay[]> {
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
-  const { detections } = await windowDetections(source, samples, windowScoreFor(totalFrames, options));
+  const { detections } = await windowDetections(
+    source,
+    samples,
+    windowScoreFor(totalFrames, options),
+    scoreFor(options.minConfidence ?? 0.5),
+  );
   const plays = timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options);
   if (plays.length === 0) return plays;
   // Their grids were read to verify them (cached): their lengths cost nothing more.

@@ -28,6 +28,8 @@ import {
   FFT_SIZE,
   FRAME_SECONDS,
   HOP,
+  KEY_SONGS,
+  KEYS_PER_SONG,
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
   QUERY_PEAKS,
@@ -123,6 +125,35 @@ describe('matcher', () => {
         expect(failed.score).toBeLessThan(full.score + more);
       }
     }
+  });
+
+  it("keeps a song's other keys only at the window threshold, its best key down to the score asked", () => {
+    const cut = 900;
+    const query = addNoise(songA.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE), 3, 2);
+    const { query: peaks } = detect(query, postings);
+    // Every k-th of the window's peaks: a song heard weakly (k = 5) or clearly (k = 2).
+    const thinned = (k: number) => {
+      const kept = [...Array(peaks.count).keys()].filter((i) => i % k === 0);
+      return {
+        t: Int32Array.from(kept, (i) => peaks.t[i]!),
+        f: Float32Array.from(kept, (i) => peaks.f[i]!),
+        count: kept.length,
+      };
+    };
+    const weak = thinned(5);
+    const at = (offset: number) => ({ songId: 7, warp: 0, offset, votes: 4 });
+    // (a key 400 frames away hears nothing: the song's best key in a window where it failed)
+    const [alone] = detectWindow([at(cut)], 0, weak, grids, WEAK_SCORE);
+    expect(alone!.score).toBeGreaterThanOrEqual(WEAK_SCORE);
+    expect(alone!.score).toBeLessThan(MIN_SCORE);
+    // The same key as the song's second: one more try for chance, not kept under MIN_SCORE.
+    expect(detectWindow([at(cut + 400), at(cut)], 0, weak, grids, WEAK_SCORE)).toEqual([]);
+    expect(detectWindow([at(cut + 400), at(cut)], 0, weak, grids, WEAK_SCORE, alone!.score)).toHaveLength(1);
+    // Heard clearly at its second key: kept, one detection for the song.
+    const clear = detectWindow([at(cut + 400), at(cut), at(cut - 300)], 0, thinned(2), grids, WEAK_SCORE);
+    expect(clear).toHaveLength(1);
+    expect(clear[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE);
+    expect(Math.abs(clear[0]!.offset - cut)).toBeLessThanOrEqual(2);
   });
 
   it('places matches at absolute frames when given a segment base', () => {
@@ -370,38 +401,57 @@ describe('matcher', () => {
     }
     const votesAt = (song: number, w: number, offset: number) =>
       frames.get(`${song}/${w}/${offset}`)?.size ?? 0;
-    // Best offset per song among offsets holding `minOwn` votes themselves, ties to the lower warp
-    // and offset; then the songs by votes.
-    const rank = (minOwn: number, minVotes: number) => {
-      const best = new Map<number, { songId: number; warp: number; offset: number; votes: number }>();
+    // Per song, its keys among offsets holding `minOwn` votes themselves, best first (ties to
+    // the lower warp and offset), each at another warp or more than 2 frames from the keys of its
+    // warp before it, `keys` of them; the songs by their best key's votes.
+    type Key = { songId: number; warp: number; offset: number; votes: number };
+    const rank = (minOwn: number, minVotes: number, keys = 1) => {
+      const bySong = new Map<number, Key[]>();
       for (const [key, set] of frames) {
         if (set.size < minOwn) continue;
         const [song, w, offset] = key.split('/').map(Number) as [number, number, number];
         const votes = set.size + votesAt(song, w, offset - 1) + votesAt(song, w, offset + 1);
-        const current = best.get(song);
-        const better =
-          !current ||
-          votes > current.votes ||
-          (votes === current.votes && (w < current.warp || (w === current.warp && offset < current.offset)));
-        if (votes >= minVotes && better) best.set(song, { songId: song, warp: w, offset, votes });
+        if (votes < minVotes) continue;
+        bySong.set(song, [...(bySong.get(song) ?? []), { songId: song, warp: w, offset, votes }]);
       }
-      return [...best.values()].sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp);
+      const order = (x: Key, y: Key) => y.votes - x.votes || x.warp - y.warp || x.offset - y.offset;
+      return [...bySong.values()]
+        .map((list) => {
+          const chosen: Key[] = [];
+          for (const k of list.sort(order))
+            if (
+              chosen.length < keys &&
+              !chosen.some((c) => c.warp === k.warp && Math.abs(c.offset - k.offset) <= 2)
+            )
+              chosen.push(k);
+          return chosen;
+        })
+        .sort((x, y) => y[0]!.votes - x[0]!.votes || x[0]!.songId - y[0]!.songId || order(x[0]!, y[0]!));
     };
-    const ranked = rank(2, 3);
-    const expected = ranked.slice(0, 5);
+    const best = (minOwn: number, minVotes: number, songs: number, keys = 1) =>
+      rank(minOwn, minVotes, keys)
+        .slice(0, songs)
+        .flatMap((list, r) => (r < KEY_SONGS ? list : list.slice(0, 1)));
+    const expected = best(2, 3, 5);
     // (the best 5 of 3 votes or more: chance offers several candidates to compare)
-    const found = windowCandidates(matches, 0, 5, 3);
+    const found = windowCandidates(matches, 0, 5, 3, 1);
     expect(found).toEqual(expected);
     expect(found[0]).toMatchObject({ songId: 17, warp: 3, offset: 500 });
     expect(found[0]!.votes).toBeGreaterThanOrEqual(12);
     // Outside the window, nothing.
     expect(windowCandidates(matches, WINDOW_FRAMES, 5, 3)).toEqual([]);
-    // With the defaults: the CANDIDATES best songs of at least MIN_CANDIDATE_VOTES votes.
-    const defaults = ranked.filter((c) => c.votes >= MIN_CANDIDATE_VOTES).slice(0, CANDIDATES);
-    expect(defaults.length).toBeGreaterThan(5);
+    // With the defaults: the CANDIDATES best songs of at least MIN_CANDIDATE_VOTES votes, the
+    // first KEY_SONGS with up to KEYS_PER_SONG keys; some songs offer more than one.
+    const defaults = best(2, MIN_CANDIDATE_VOTES, CANDIDATES, KEYS_PER_SONG);
+    expect(new Set(defaults.map((c) => c.songId)).size).toBeGreaterThan(5);
+    expect(defaults.length).toBeGreaterThan(new Set(defaults.map((c) => c.songId)).size);
     expect(windowCandidates(matches, 0)).toEqual(defaults);
     // A single vote is enough: no sieve (a key hit once counts), the same count.
-    expect(windowCandidates(matches, 0, 40, 1)).toEqual(rank(1, 1).slice(0, 40));
+    expect(windowCandidates(matches, 0, 40, 1, 3)).toEqual(best(1, 1, 40, 3));
+    // Every song's other keys, when asked for (songs after the first KEY_SONGS offer some).
+    const every = rank(1, 1, 3).slice(0, 40).flat();
+    expect(every.length).toBeGreaterThan(best(1, 1, 40, 3).length);
+    expect(windowCandidates(matches, 0, 40, 1, 3, 40)).toEqual(every);
   });
 
   it("reads a window's candidates from the index exactly as collecting its hits first does", () => {
@@ -424,13 +474,15 @@ describe('matcher', () => {
     for (const maxBucket of [Number.POSITIVE_INFINITY, 4]) {
       const matches = collectMatches(perWarp, pieces, base, maxBucket);
       for (const start of [base, base + WINDOW_HOP, base + 2 * WINDOW_HOP, base + 7]) {
-        for (const [limit, minVotes] of [
-          [CANDIDATES, MIN_CANDIDATE_VOTES],
-          [40, 3],
-          [40, 1],
+        for (const [limit, minVotes, keys] of [
+          [CANDIDATES, MIN_CANDIDATE_VOTES, KEYS_PER_SONG],
+          [40, 3, 1],
+          [40, 1, 3],
         ] as const) {
-          const expected = windowCandidates(matches, start, limit, minVotes);
-          expect(indexCandidates(perWarp, pieces, base, start, maxBucket, limit, minVotes)).toEqual(expected);
+          const expected = windowCandidates(matches, start, limit, minVotes, keys);
+          expect(indexCandidates(perWarp, pieces, base, start, maxBucket, limit, minVotes, keys)).toEqual(
+            expected,
+          );
           compared += expected.length;
         }
       }

@@ -14,6 +14,8 @@ import {
   CONTROL_OFFSETS,
   EVIDENCE_BOUND,
   FRAME_SECONDS,
+  KEY_SONGS,
+  KEYS_PER_SONG,
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
   VERIFY_BINS,
@@ -288,13 +290,16 @@ export interface Candidate {
 
 /**
  * The CANDIDATES songs with the most hash votes at one offset (±1 frame) in the frames
- * [start, start + WINDOW_FRAMES), best first.
+ * [start, start + WINDOW_FRAMES), best first, each with up to `keys` of its best distinct keys
+ * (warp and offset; the song's best first, then its others, before the next song's).
  */
 export function windowCandidates(
   matches: Matches,
   start: number,
   limit: number = CANDIDATES,
   minVotes: number = MIN_CANDIDATE_VOTES,
+  keys: number = KEYS_PER_SONG,
+  keySongs: number = KEY_SONGS,
 ): Candidate[] {
   const end = start + WINDOW_FRAMES;
   // Each warp's hits are in frame order: binary search the window's hits of each.
@@ -331,13 +336,14 @@ export function windowCandidates(
       kept++;
     }
   }
-  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes);
+  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes, keys, keySongs);
 }
 
 /**
  * The candidates of a window's kept hits (the first `kept` of the three arrays; by warp, each
  * warp's in frame order): the `limit` songs with the most votes at one offset (±1 frame), at
- * least `minVotes`, best first.
+ * least `minVotes`, best first, the first `keySongs` of them each with up to `keys` distinct keys
+ * (KEYS_PER_SONG, KEY_SONGS), the others with their best.
  */
 function countKept(
   keptSW: Int32Array,
@@ -346,6 +352,8 @@ function countKept(
   kept: number,
   limit: number,
   minVotes: number,
+  keys: number,
+  keySongs: number,
 ): Candidate[] {
   // The hits kept are partitioned by a hash of their song and warp (a stable counting sort, so
   // each part keeps frame order), and each part is counted in a vote table small enough to stay
@@ -367,7 +375,9 @@ function countKept(
     pOff[slot] = keptOff[i]!;
     pT[slot] = keptT[i]!;
   }
-  const best = new Map<number, Candidate>();
+  // Every key of at least `minVotes` (own two or more), by song: a song's best key is its rank;
+  // its next best distinct keys are other hypotheses verified beside it (see KEYS_PER_SONG).
+  const bySong = new Map<number, Candidate[]>();
   for (let p = 0; p < parts; p++) {
     // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
     // same instant) agree with each other by construction and count once.
@@ -384,21 +394,34 @@ function countKept(
       const total = own + votes.get(sw, off - 1) + votes.get(sw, off + 1);
       if (total < minVotes) continue;
       const songId = sw >> WARP_BITS;
-      const warp = sw & ((1 << WARP_BITS) - 1);
-      const current = best.get(songId);
-      if (
-        !current ||
-        total > current.votes ||
-        (total === current.votes && (warp < current.warp || (warp === current.warp && off < current.offset)))
-      ) {
-        best.set(songId, { songId, warp, offset: off, votes: total });
-      }
+      const candidate = { songId, warp: sw & ((1 << WARP_BITS) - 1), offset: off, votes: total };
+      const list = bySong.get(songId);
+      if (list) list.push(candidate);
+      else bySong.set(songId, [candidate]);
     }
   }
-  return [...best.values()]
-    .sort((x, y) => y.votes - x.votes || x.songId - y.songId || x.warp - y.warp || x.offset - y.offset)
-    .slice(0, limit);
+  const byVotes = (x: Candidate, y: Candidate) => y.votes - x.votes || x.warp - y.warp || x.offset - y.offset;
+  const songs: Candidate[][] = [];
+  for (const list of bySong.values()) {
+    list.sort(byVotes);
+    // A song's keys, best first, each at another warp or more than KEY_SPACING frames from the
+    // keys of its warp before it (neighbouring offsets share their votes: one hypothesis).
+    const chosen: Candidate[] = [];
+    for (const key of list) {
+      if (chosen.length >= keys) break;
+      if (chosen.some((c) => c.warp === key.warp && Math.abs(c.offset - key.offset) <= KEY_SPACING)) continue;
+      chosen.push(key);
+    }
+    songs.push(chosen);
+  }
+  return songs
+    .sort((x, y) => y[0]!.votes - x[0]!.votes || x[0]!.songId - y[0]!.songId || byVotes(x[0]!, y[0]!))
+    .slice(0, limit)
+    .flatMap((list, rank) => (rank < keySongs ? list : list.slice(0, 1)));
 }
+
+/** Frames within which two keys of one song and warp are one hypothesis (their votes overlap). */
+const KEY_SPACING = 2;
 
 /** Sieve bits per hit of one warp (a power of two is taken), and at most 2^MAX_WARP_SIEVE_BITS: the bit sets stay in the processor's cache. */
 const WARP_SIEVE_BITS_PER_HIT = 8;
@@ -421,10 +444,12 @@ function grown(name: string, n: number, used: number): Int32Array<ArrayBuffer> {
  * windowCandidates(collectMatches(...), start) without collecting: the candidates of the window
  * [start, start + WINDOW_FRAMES) read straight from the index, warp by warp. A vote key (song,
  * warp, offset) only meets hits of its own warp, so each warp's hits are sieved on their own
- * (two passes over the window's buckets: the bit sets of keys seen once and twice, then the hits
- * of keys seen twice and of their neighbours), with bit sets small enough to stay in the
- * processor's cache; no hit is written but the ones kept (1 in 8 at 10,000 songs). The hits kept,
- * their order, and so the counts and the candidates, are those of windowCandidates.
+ * (two passes: the window's buckets are read into the bit sets of keys seen once and twice, and
+ * each hit's bit is written down; then the hits whose key or a neighbour's was seen twice are
+ * read again from the index and kept), with bit sets small enough to stay in the processor's
+ * cache, the two interleaved word by word (one cache line holds a key's both bits). The hits
+ * kept (1 in 8 at 10,000 songs), their order, and so the counts and the candidates, are those of
+ * windowCandidates.
  */
 export function indexCandidates(
   hashesPerWarp: readonly Hashes[],
@@ -434,6 +459,8 @@ export function indexCandidates(
   maxBucket: number = Number.POSITIVE_INFINITY,
   limit: number = CANDIDATES,
   minVotes: number = MIN_CANDIDATE_VOTES,
+  keys: number = KEYS_PER_SONG,
+  keySongs: number = KEY_SONGS,
 ): Candidate[] {
   const { offsets, entries, frameBits, pieceSong, pieceBase } = index;
   const frameMask = 2 ** frameBits - 1;
@@ -456,15 +483,19 @@ export function indexCandidates(
       if (size <= maxBucket) n += size;
     }
     if (n === 0) continue;
-    let twice: Int32Array | undefined;
+    // Words 2k and 2k + 1: bits 32k... of the keys seen once and of those seen twice.
+    let sieve: Int32Array | undefined;
+    // Each hit's sieve bit, in the order of the second pass.
+    let hitBits: Int32Array = bounds;
     let mask = 0;
     if (minVotes > 1) {
       let bits = 10;
       while (bits < MAX_WARP_SIEVE_BITS && 1 << bits < WARP_SIEVE_BITS_PER_HIT * n) bits++;
       mask = (1 << bits) - 1;
       const words = 1 << (bits - 5);
-      const once = scratch('once', words).fill(0, 0, words);
-      twice = scratch('twice', words).fill(0, 0, words);
+      sieve = scratch('sieve', 2 * words).fill(0, 0, 2 * words);
+      hitBits = scratch('hitBits', n);
+      let j = 0;
       for (let i = lo; i < hi; i++) {
         const h = hash[i]!;
         const from = offsets[h]!;
@@ -475,11 +506,12 @@ export function indexCandidates(
         for (let e = from; e < to; e++) {
           const x = entries[e]!;
           const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
-          const word = bit >>> 5;
+          hitBits[j++] = bit;
+          const word = (bit >>> 5) << 1;
           const flag = 1 << (bit & 31);
-          const seen = once[word]!;
-          twice[word]! |= seen & flag;
-          once[word] = seen | flag;
+          const seen = sieve[word]!;
+          sieve[word + 1]! |= seen & flag;
+          sieve[word] = seen | flag;
         }
       }
     }
@@ -488,6 +520,7 @@ export function indexCandidates(
       keptOff = grown('keptOffset', kept + n, kept);
       keptT = grown('keptT', kept + n, kept);
     }
+    let j = 0;
     for (let i = lo; i < hi; i++) {
       const h = hash[i]!;
       const from = offsets[h]!;
@@ -495,18 +528,26 @@ export function indexCandidates(
       if (to - from > maxBucket) continue;
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
-      const c = warpKey - warped;
+      if (sieve !== undefined) {
+        for (let e = from; e < to; e++) {
+          // nearTwice, inline: the key's bit or a neighbour's in the set of keys seen twice.
+          const bit = hitBits[j++]!;
+          const b = bit & 31;
+          if (b > 0 && b < 31) {
+            if (((sieve[((bit >>> 5) << 1) + 1]! >>> (b - 1)) & 7) === 0) continue;
+          } else if (!nearTwicePaired(sieve, bit, mask)) continue;
+          const x = entries[e]!;
+          const piece = x >>> frameBits;
+          keptSW[kept] = (pieceSong[piece]! << WARP_BITS) | w;
+          keptOff[kept] = pieceBase[piece]! + (x & frameMask) - warped;
+          keptT[kept] = tq;
+          kept++;
+        }
+        continue;
+      }
       for (let e = from; e < to; e++) {
         const x = entries[e]!;
         const piece = x >>> frameBits;
-        if (twice !== undefined) {
-          // nearTwice, inline: the key's bit or a neighbour's in the set of keys seen twice.
-          const bit = (pieceKey[piece]! + (x & frameMask) + c) & mask;
-          const b = bit & 31;
-          if (b > 0 && b < 31) {
-            if (((twice[bit >>> 5]! >>> (b - 1)) & 7) === 0) continue;
-          } else if (!nearTwice(twice, bit, mask)) continue;
-        }
         keptSW[kept] = (pieceSong[piece]! << WARP_BITS) | w;
         keptOff[kept] = pieceBase[piece]! + (x & frameMask) - warped;
         keptT[kept] = tq;
@@ -514,7 +555,16 @@ export function indexCandidates(
       }
     }
   }
-  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes);
+  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes, keys, keySongs);
+}
+
+/** nearTwice for indexCandidates' sieve, whose words of keys seen once and twice alternate. */
+function nearTwicePaired(sieve: Int32Array, bit: number, mask: number): boolean {
+  for (let d = -1; d <= 1; d++) {
+    const x = (bit + d) & mask;
+    if (sieve[((x >>> 5) << 1) + 1]! & (1 << (x & 31))) return true;
+  }
+  return false;
 }
 
 /**
@@ -693,8 +743,13 @@ export function verifyCandidate(
 
 /**
  * The songs heard in the window [start, start + WINDOW_FRAMES): its candidates (windowCandidates)
- * verified against their songs' peaks (`grids`; a song without peaks is skipped), kept at
- * `minScore`.
+ * verified against their songs' peaks (`grids`; a song without peaks is skipped), one detection
+ * per song. A song's best key (its first candidate) is kept at `minScore`; its other keys only
+ * at `keyScore` (the window threshold, MIN_SCORE at the default confidence), and only when the
+ * best key was not heard at that: each other key is one more try for chance, which reaches the
+ * weak scores a long signal verifies down to (WEAK_SCORE) many times an hour, so the weak
+ * evidence that chains into plays comes from best keys alone, as with one key a song. The first
+ * other key heard (best voted first) replaces a weak detection at the best key.
  */
 export function detectWindow(
   candidates: readonly Candidate[],
@@ -702,21 +757,30 @@ export function detectWindow(
   query: Pick<Peaks, 't' | 'f' | 'count'>,
   grids: ReadonlyMap<number, PeakGrid | null>,
   minScore: number = MIN_SCORE,
+  keyScore: number = Math.max(minScore, MIN_SCORE),
 ): Detection[] {
-  const detections: Detection[] = [];
+  // Per song in candidate order: its detection so far (null: its best key was not heard).
+  const heard = new Map<number, Detection | null>();
   for (const candidate of candidates) {
     const grid = grids.get(candidate.songId);
     if (!grid) continue;
+    const best = !heard.has(candidate.songId);
+    // (a song heard at keyScore is not verified at its next keys)
+    if (!best && (heard.get(candidate.songId)?.score ?? Number.NEGATIVE_INFINITY) >= keyScore) continue;
+    const needed = best ? minScore : Math.max(minScore, keyScore);
     const { score, offset, first, last } = verifyCandidate(
       query,
       start,
       start + WINDOW_FRAMES,
       grid,
       candidate,
-      minScore,
+      needed,
     );
-    if (score < minScore || first < 0) continue;
-    detections.push({
+    if (score < needed || first < 0) {
+      if (best) heard.set(candidate.songId, null);
+      continue;
+    }
+    heard.set(candidate.songId, {
       songId: candidate.songId,
       warp: candidate.warp,
       offset,
@@ -726,7 +790,7 @@ export function detectWindow(
       window: start,
     });
   }
-  return detections;
+  return [...heard.values()].filter((detection) => detection !== null);
 }
 
 export interface Play {

@@ -117,6 +117,26 @@ export const CANDIDATES = 10;
  * votes too: on the benchmark, near and far in the room fell from 93 and 85 to 90 and 81 of 94.
  */
 export const MIN_CANDIDATE_VOTES = 3;
+/**
+ * Keys (warp and offset) verified per candidate song: its best-voted key and its next best that
+ * lie at another warp or more than 2 frames from a key of their warp. In reverberation and babble
+ * a true song keeps 2-3 votes at its offset, no more than chance gives its keys a beat away (music
+ * repeats at the beat) or at a tempo warp 4-8 % off (short time steps hash alike under them), and
+ * one key verified at the wrong place fails. On the tuning rooms (recognition-rooms.mjs, 1,000
+ * songs) 5 keys recognise 80.5 / 48.9 % of 10 s windows at +5 / 0 dB crowd, 1 key 75.5 / 44.3 %,
+ * 3 keys 78.7 / 47.9 %, 7 keys 81.6 / 48.9 %. Each key is also a try for chance, so a song's other
+ * keys count only at the window threshold (MIN_SCORE), never as the weak windows a long signal
+ * chains (matcher.ts, detectWindow; docs/performance.md, "Five keys per candidate song, landed").
+ */
+export const KEYS_PER_SONG = 5;
+/**
+ * Candidate songs (of CANDIDATES, best voted first) verified at their other keys; the others at
+ * their best only. A true song missed at its best key mostly ranks first: on the tuning rooms the
+ * first 5 songs' other keys recognise as many windows as all 10 songs' (2 and 3: one window of
+ * 564 fewer), with fewer tries for chance (impostor windows of 15 and more 79 -> 73 of 744) and
+ * fewer keys verified a query.
+ */
+export const KEY_SONGS = 5;
 /** Verification tolerance: a query peak matches a reference peak within ± frames and ± peak bins. */
 export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;
