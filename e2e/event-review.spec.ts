@@ -200,14 +200,19 @@ test('Merge needs an existing event, and shows Processing... while it runs', asy
   await target.selectOption(String(productEventId));
   await expect(confirm).toBeEnabled();
 
-  // Held back a moment, so the pending state can be seen.
+  // Held back until the pending state has been seen (a fixed second could pass unseen on a loaded machine).
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route('**/api/scraper/events/review', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await released;
     await route.fallback();
   });
   await confirm.click();
   await expect(dialog.getByRole('button', { name: 'Processing...' })).toBeDisabled();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  release();
   await expect(dialog).toBeHidden();
   await expect(
     page.getByRole('status').filter({ hasText: `"${ZEPHYR}" was merged into "${ZEPHYR}"` }),

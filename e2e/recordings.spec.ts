@@ -353,7 +353,7 @@ test.describe('browser recording', () => {
 
     await recordingsPage.startButton.click();
     await expect(recordingsPage.recorderBadge('Recording')).toBeVisible();
-    await expect(recordingsPage.elapsed).toHaveText(/^00:00:0[1-9]$/, { timeout: 5_000 });
+    await expect(recordingsPage.elapsed).toHaveText(/^00:00:0[1-9]$/);
     await expect(recordingsPage.levelBar).toBeVisible();
     await expect(recordingsPage.recorder.getByText('Live recognition active')).toBeVisible();
 
@@ -394,7 +394,7 @@ test.describe('browser recording', () => {
     const recordingsPage = new RecordingsPage(page);
     await recordingsPage.goto();
     await recordingsPage.startButton.click();
-    await expect(recordingsPage.elapsed).toHaveText(/^00:00:0[1-9]$/, { timeout: 5_000 });
+    await expect(recordingsPage.elapsed).toHaveText(/^00:00:0[1-9]$/);
 
     await recordingsPage.pauseButton.click();
     await expect(recordingsPage.recorderBadge('Paused')).toBeVisible();
@@ -405,7 +405,7 @@ test.describe('browser recording', () => {
 
     await recordingsPage.resumeButton.click();
     await expect(recordingsPage.recorderBadge('Recording')).toBeVisible();
-    await expect(recordingsPage.elapsed).not.toHaveText(pausedAt ?? '', { timeout: 3_000 });
+    await expect(recordingsPage.elapsed).not.toHaveText(pausedAt ?? '');
     await recordingsPage.stopButton.click();
     await expect(recordingsPage.recorderBadge('Idle')).toBeVisible();
     await recordingsPage.waitForUploads();
