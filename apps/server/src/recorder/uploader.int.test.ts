@@ -200,9 +200,14 @@ describe('uploader', () => {
       dir,
       chunkSeconds: 3,
     });
-    // Kill ffmpeg without warning well into its second chunk: that chunk is never listed.
-    await waitFor(() => chunkFiles(dir).length >= 2, 15_000, 'two chunk files');
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Kill ffmpeg without warning inside its second chunk (or a later one), once some audio of that
+    // chunk is on disk (its header alone is about 0.5 kB): that chunk is never listed. Not after a
+    // fixed 2.5 s of its 3: a loaded machine could wake that late into the next chunk, with no audio.
+    const lastHasAudio = () => {
+      const files = chunkFiles(dir);
+      return files.length >= 2 && fs.statSync(path.join(dir, files.at(-1)!)).size >= 2048;
+    };
+    await waitFor(lastHasAudio, 15_000, 'audio in the second chunk file');
     process.kill(capture.pid!, 'SIGKILL');
     await capture.exited;
     const files = chunkFiles(dir);
