@@ -303,7 +303,8 @@ describe('wcs record (runRecorder)', () => {
       spoolDir,
       source: { kind: 'input' as const, spec: 'lavfi:sine=d=1', realtime: false },
       chunkSeconds: 2,
-      drainMs: 1000,
+      // Ends once its chunk is sent: room for an upload on a loaded machine, not a 1 s deadline.
+      drainMs: 30_000,
       log: () => {},
     };
     await expect(runRecorder({ ...options, eventId: 424242 }, new AbortController().signal)).rejects.toThrow(

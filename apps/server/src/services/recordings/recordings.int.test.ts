@@ -437,7 +437,8 @@ describe.each(STORAGE_BACKENDS)('recordings stored in the %s backend', (backend)
           );
           return rows.length > 0 ? true : undefined;
         };
-        await waitFor(waitsForUsers, 5_000);
+        // The request's way to the lock (its authentication, its first statement) is real work: not 5 s.
+        await waitFor(waitsForUsers, 20_000);
         // The songs' statement does not wait: give it the time to finish.
         await new Promise((resolve) => setTimeout(resolve, 300));
         // Added by the locking transaction itself: the recording's references (users, tokens,
