@@ -60,7 +60,8 @@ describe('wcs serve --public', () => {
     server = await start(dataDir, {}, { args: ['--public', '--hostname', 'venue.test'], https: true });
     await printed(server, /check this fingerprint/);
     cert = fs.readFileSync(path.join(dataDir, TLS_DIR, CERT_FILE), 'utf8');
-  }, 60_000);
+    // `start` alone allows 60 s for a start on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) {
@@ -196,7 +197,7 @@ describe('wcs serve --public', () => {
       fs.rmSync(spoolDir, { recursive: true, force: true });
       fs.rmSync(caFile, { force: true });
     }
-  });
+  }, 120_000);
 
   it('keeps its certificate across restarts, so phones accept it once', async () => {
     server.child.kill('SIGTERM');
@@ -206,7 +207,7 @@ describe('wcs serve --public', () => {
     expect(fs.readFileSync(path.join(dataDir, TLS_DIR, CERT_FILE), 'utf8')).toBe(cert);
     expect(server.output()).not.toContain('Made a');
     expect((await httpsRequest(`${server.url}/api/health`, { ca: cert })).status).toBe(200);
-  });
+  }, 120_000);
 });
 
 describe('wcs serve on every interface without TLS', () => {
@@ -227,5 +228,5 @@ describe('wcs serve on every interface without TLS', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-  });
+  }, 120_000);
 });

@@ -23,8 +23,13 @@ useServerProcesses();
 
 /** A stop's budget: far above its 0.04-0.16 s (docs/performance.md), as the machine may be loaded. */
 const SHUTDOWN_MS = 30_000;
+/**
+ * A test's budget: up to two starts (each allowed 60 s by `start`) and a stop. Not vitest's 30 s:
+ * a test with two starts took 29.5 s at a load of 15 on two cores.
+ */
+const SERVER_TEST_MS = 180_000;
 
-describe('wcs serve', () => {
+describe('wcs serve', { timeout: SERVER_TEST_MS }, () => {
   it('starts, answers /api/health, and on SIGTERM stops PostgreSQL, releases the lock and exits 0', async () => {
     const dataDir = newDataDir();
     const server = await start(dataDir);
