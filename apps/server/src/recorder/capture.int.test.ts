@@ -16,7 +16,12 @@ import { LIST_FILE, parseSegmentList } from './spool.js';
 
 const execFileAsync = promisify(execFile);
 
-describe('capture', () => {
+/**
+ * A test's budget: its ffmpeg runs take seconds each on a loaded two-core machine (the recorder's
+ * tests took 5-11 s at a load of 15), not vitest's 30 s.
+ */
+const HEAVY_TEST_MS = 120_000;
+describe('capture', { timeout: HEAVY_TEST_MS }, () => {
   it('cuts a synthesised file into Ogg Opus chunks of the asked length', async () => {
     const dir = tempDir('wcs-capture-');
     const input = path.join(dir, 'input.wav');

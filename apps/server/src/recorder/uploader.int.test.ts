@@ -88,7 +88,12 @@ const quiet = () => {
   return { lines, log: (line: string) => lines.push(line) };
 };
 
-describe('uploader', () => {
+/**
+ * A test's budget: its ffmpeg runs, child processes and servers took 5-11 s each at a load of 15
+ * on two cores, a third of vitest's 30 s; the CI machine is loaded like that.
+ */
+const HEAVY_TEST_MS = 120_000;
+describe('uploader', { timeout: HEAVY_TEST_MS }, () => {
   it('waits while the server is down, then delivers every chunk exactly once and in order', async () => {
     const server = await newApp();
     const spool = new Spool(tempDir('wcs-spool-'));
@@ -237,7 +242,7 @@ describe('uploader', () => {
   });
 });
 
-describe('wcs record (runRecorder)', () => {
+describe('wcs record (runRecorder)', { timeout: HEAVY_TEST_MS }, () => {
   it('keeps what it could not send and sends it first on the next start, with its session and numbers', async () => {
     const server = await newApp();
     const spoolDir = tempDir('wcs-spool-');
@@ -322,7 +327,7 @@ describe('wcs record (runRecorder)', () => {
   });
 });
 
-describe('a token the server refuses', () => {
+describe('a token the server refuses', { timeout: HEAVY_TEST_MS }, () => {
   const revokedMessage =
     /^The token test-recorder was revoked on \d{4}-\d\d-\d\dT[\d:.]+Z: ask an admin for a new one$/;
 
@@ -476,7 +481,7 @@ function recordProcess(args: string[], env: Record<string, string> = {}) {
   );
 }
 
-describe('wcs record (process)', () => {
+describe('wcs record (process)', { timeout: HEAVY_TEST_MS }, () => {
   it("needs a token, takes it from WCS_TOKEN too, and exits 1 with the server's message when it is revoked", async () => {
     const app = await newApp();
     await app.listen();

@@ -326,7 +326,8 @@ describe('matching each track to a song', () => {
     const [song] = await t.deps.db.select().from(songs).where(eq(songs.id, songId));
     expect(song).toMatchObject({ title: 'Midnight Groove', filePath: libraryFile });
     expect(await count(songs)).toBe(3);
-  });
+    // Synthesis, ffmpeg and fingerprinting: seconds each on a loaded machine, not vitest's 30 s.
+  }, 120_000);
 });
 
 describe('history as plays', () => {

@@ -85,7 +85,12 @@ afterAll(async () => {
   if (root) await fs.rm(path.dirname(root), { recursive: true, force: true });
 });
 
-describe('importLibraryFolder', () => {
+/**
+ * A test's budget: its ffmpeg runs take seconds each on a loaded two-core machine (the recorder's
+ * tests took 5-11 s at a load of 15), not vitest's 30 s.
+ */
+const HEAVY_TEST_MS = 120_000;
+describe('importLibraryFolder', { timeout: HEAVY_TEST_MS }, () => {
   it('reads the tags of mp3, flac, ogg, m4a and wav files, maps their genres, and lists a corrupt file', async () => {
     const folder = await newFolder('formats');
     const mp3 = await makeAudio(path.join(folder, 'a/one.mp3'), {
