@@ -360,7 +360,9 @@ describe('the external command', () => {
 
   it('stops a command that runs past its timeout, and says so on the entry', async () => {
     await setProviders([
-      { name: 'command', enabled: true, timeout_seconds: 1, max_attempts: 1 },
+      // 5 s: the fake must start and write its pid before it is stopped (a loaded machine's shell
+      // start can take a second); it then sleeps 30 s, far past the timeout.
+      { name: 'command', enabled: true, timeout_seconds: 5, max_attempts: 1 },
       { name: 'inbox', enabled: false },
     ]);
     const { queueId } = await queuedSong('Slow Song', 'Sleepy');
@@ -369,7 +371,7 @@ describe('the external command', () => {
     const row = await entry(queueId);
     expect(row.status).toBe('failed');
     expect(row.lastError).toMatch(
-      /External command: the download command did not finish within 1 s and was stopped/,
+      /External command: the download command did not finish within 5 s and was stopped/,
     );
     const pid = Number(await fs.readFile(path.join(work, 'slow.pid'), 'utf8'));
     await waitFor(
