@@ -10,7 +10,10 @@
 // minutes at 1,000 songs, where scripts/bench/recognition.mjs takes twenty: for trying a change
 // of the engine, and for library sizes the full benchmark does not build (--songs 10000).
 //   node scripts/bench/recognition-engine.mjs [--songs 1000] [--positions 2] [--snr 5] [--reps 1]
-//                                             [--unknown-hours 12]
+//                                             [--unknown-hours 12] [--track]
+// --track: every window detection in the music outside the index a hypothesis verified at its
+// predicted position in every later window (recognition/track.mjs); prints the strongest evidence
+// chance gives such hypotheses (windows from score 10 and 15), which a tracking bound must pass.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +23,7 @@ import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain
 import { addNoise, ffmpegToPcm, RATE, ROOM, roomQueries, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
+import { trackEvidence, trackSignal } from './recognition/track.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -31,6 +35,7 @@ const positions = option('--positions', 2);
 const snr = option('--snr', 5);
 const reps = option('--reps', 1);
 const unknownHours = option('--unknown-hours', 12);
+const tracking = process.argv.includes('--track');
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 runMain(async () => {
@@ -39,7 +44,10 @@ runMain(async () => {
   ensureBuilt();
   const dist = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/dist', file)).href);
   const engine = await dist('audio/fingerprint/index.js');
-  const { chainDetections } = await dist('audio/fingerprint/matcher.js');
+  const matcher = await dist('audio/fingerprint/matcher.js');
+  const { chainDetections } = matcher;
+  const params = await dist('audio/fingerprint/params.js');
+  const peaksModule = await dist('audio/fingerprint/peaks.js');
   const { WEAK_SCORE, EVIDENCE_BOUND, FRAME_SECONDS } = await dist('audio/fingerprint/params.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
@@ -76,6 +84,17 @@ runMain(async () => {
       `index of ${songs.length} songs, ${(index.size / 1e6).toFixed(1)} M entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     const source = engine.memorySource(index, peaksOf);
+    // --track: every window detection a hypothesis, verified at its predicted position in every
+    // later window (scripts/bench/recognition/track.mjs); the evidence chance gives it.
+    const grids = new Map();
+    const gridOf = (id) => {
+      if (!grids.has(id)) grids.set(id, peaksOf.has(id) ? matcher.peakGrid(peaksOf.get(id)) : null);
+      return grids.get(id);
+    };
+    const songFrames = new Proxy({}, { get: (_, id) => (peaksOf.get(Number(id))?.t.at(-1) ?? -1) + 1 });
+    const trackChance = [];
+    let trackVerifications = 0;
+    let trackMs = 0;
     const times = [];
     let correct = 0;
     let known = 0;
@@ -144,6 +163,19 @@ runMain(async () => {
         minScore: Number.POSITIVE_INFINITY,
         evidenceBound: 1e-9,
       });
+      if (tracking) {
+        const trackStarted = performance.now();
+        const tracked = trackSignal(pcm, detections, gridOf, songFrames, { matcher, params, peaksModule });
+        trackMs += performance.now() - trackStarted;
+        trackVerifications += tracked.verifications;
+        for (const h of tracked.hypotheses)
+          for (const floor of [10, WEAK_SCORE])
+            trackChance.push({
+              floor,
+              evidence: trackEvidence(h, floor, matcher).evidence,
+              name: `${track.id} (${track.origin}) as song ${h.songId} from ${(h.seed.window * FRAME_SECONDS).toFixed(0)} s (seeds ${h.seeds.map((x) => x.toFixed(0)).join(' ')}; windows ${h.windows.map((w) => w.score.toFixed(0)).join(' ')})`,
+            });
+      }
       for (const chain of all)
         chains.push({
           evidence: chain.evidence,
@@ -173,6 +205,17 @@ runMain(async () => {
           .join(', ')} (EVIDENCE_BOUND ${EVIDENCE_BOUND})`,
     );
     for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
+    for (const floor of tracking ? [10, WEAK_SCORE] : []) {
+      const top = trackChance.filter((c) => c.floor === floor).sort((a, b) => b.evidence - a.evidence);
+      console.log(
+        `Tracked hypotheses there (--track: ${trackVerifications} verifications at predicted positions, ${(trackMs / 1000).toFixed(1)} s), windows counted from score ${floor}: ` +
+          `${top.length}; strongest evidence ${top
+            .slice(0, 8)
+            .map((c) => c.evidence.toFixed(1))
+            .join(', ')}`,
+      );
+      for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -23,6 +23,12 @@
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2] [--histories 0,120,1e9]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
+//     [--track] [--track-bounds 0,150] [--track-floors 15] [--track-inside]
+// --track: track-before-detect, measured (recognition/track.mjs): every window detection of the
+// nights (and of the music outside the index) a hypothesis verified at its predicted position in
+// every later window; --track-bounds confirms those whose evidence (windows of --track-floors and
+// up) reaches the bound, as plays merged after the chunks' (0: none); --track-inside keeps one a
+// window hears as another song scoring at least its best (two songs sharing music).
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
 // that failed verification, and what the true song scores verified at the offset it was cut at;
 // and for the nights' library plays missed, the same for each of their windows (diagnoseMissed).
@@ -49,6 +55,7 @@ import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
+import { trackDetection, trackEvidence, trackSignal } from './recognition/track.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -72,6 +79,10 @@ const reachesOption = option('--reaches', null);
 const reachMinsOption = option('--reach-mins', null);
 const reachConfidencesOption = option('--reach-confidences', null);
 const historiesOption = option('--histories', null);
+const tracking = process.argv.includes('--track');
+const trackBoundsOption = option('--track-bounds', null);
+const trackFloorsOption = option('--track-floors', null);
+const trackInside = !process.argv.includes('--track-inside');
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -114,7 +125,7 @@ runMain(async () => {
     if (saved.nightSplit !== nightSplit) throw new Error(`${detectionsIn} holds ${saved.nightSplit} nights`);
     console.log(`# Nights from ${detectionsIn} (${saved.songs} songs in the index)`);
     if (!saved.songFrames) throw new Error(`${detectionsIn} holds no songFrames (saved before they were)`);
-    reportNights(saved.records, { engine, params, timeline, songFrames: saved.songFrames });
+    reportNights(saved.records, { engine, params, timeline, songFrames: saved.songFrames, matcher });
     return;
   }
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
@@ -166,6 +177,25 @@ runMain(async () => {
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     const source = engine.memorySource(index, peaksOf);
+    // --track: songs' grids for verification at a hypothesis's position, and the chunks' window
+    // detections in the whole signal's frames (the stream's), as seeds.
+    const grids = new Map();
+    const gridOf = (id) => {
+      if (!grids.has(id)) grids.set(id, peaksOf.has(id) ? matcher.peakGrid(peaksOf.get(id)) : null);
+      return grids.get(id);
+    };
+    const trackDeps = { matcher, params, peaksModule };
+    const globalSeeds = (chunks) =>
+      chunks.flatMap((chunk) => {
+        const shift = Math.round(chunk.begin / params.FRAME_SECONDS);
+        return chunk.detections.map((d) => ({
+          ...d,
+          first: d.first + shift,
+          last: d.last + shift,
+          window: d.window + shift,
+          offset: Math.round(d.offset - params.WARPS[d.warp].a * shift),
+        }));
+      });
     log(`index of ${songs.length} songs built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     console.log(
       `# Recognition in rooms (${new Date().toISOString()}, ${songs.length} songs in the index, ` +
@@ -370,6 +400,14 @@ runMain(async () => {
         const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
         const speed = seconds / ((performance.now() - started) / 1000);
         records.push({ night: n + 1, room: room.name, snr, seconds, speed, truth: night.truth, chunks });
+        if (tracking) {
+          const trackStarted = performance.now();
+          const tracked = trackSignal(pcm, globalSeeds(chunks), gridOf, songFrames, trackDeps);
+          records.at(-1).tracks = tracked.hypotheses;
+          log(
+            `night ${n + 1}: ${tracked.hypotheses.length} hypotheses tracked, ${tracked.verifications} verifications in ${((performance.now() - trackStarted) / 1000).toFixed(1)} s`,
+          );
+        }
         if (process.argv.includes('--diagnose'))
           missed.push(...(await diagnoseMissed(records.at(-1), pcm, songFrames)));
         log(`night ${n + 1} (${room.name}, ${snr} dB) recognised at ${speed.toFixed(0)}x`);
@@ -381,7 +419,7 @@ runMain(async () => {
         );
         log(`window detections written to ${detectionsOut}`);
       }
-      reportNights(records, { engine, params, timeline, songFrames });
+      reportNights(records, { engine, params, timeline, songFrames, matcher });
       if (missed.length) {
         console.log(
           `\nLibrary plays missed (--diagnose), each of their 10 s windows (hop 5 s) verified as recognition does it: candidate = the true song among the window's ${params.CANDIDATES} candidates; at its key = its score there; true = its score verified at its true position and nearest warp:\n`,
@@ -551,6 +589,8 @@ runMain(async () => {
       const falsePlays = [];
       const chains = [];
       let recogniseMs = 0;
+      const trackChance = [];
+      const trackFloors = trackFloorsOption ? trackFloorsOption.split(',').map(Number) : [params.WEAK_SCORE];
       for (const [k, track] of music.entries()) {
         const room = held[k % held.length];
         const samples = ffmpegToPcm(ffmpeg, [
@@ -567,6 +607,18 @@ runMain(async () => {
         const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
         const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
         recogniseMs += performance.now() - started;
+        if (tracking) {
+          const lengths = {};
+          for (const d of detections) lengths[d.songId] = peaksOf.get(d.songId)?.t.at(-1) + 1;
+          const { hypotheses } = trackSignal(pcm, detections, gridOf, lengths, trackDeps);
+          for (const h of hypotheses)
+            for (const floor of trackFloors)
+              trackChance.push({
+                floor,
+                evidence: trackEvidence(h, floor, matcher).evidence,
+                name: `${track.id} (${room.name}) as song ${h.songId} from ${(h.seed.window * params.FRAME_SECONDS).toFixed(0)} s (seed ${h.seed.score.toFixed(1)}, windows ${h.windows.map((w) => w.score.toFixed(0)).join(' ')})`,
+              });
+        }
         for (const play of plays)
           falsePlays.push(
             `  false play: ${track.id} (${track.origin}, ${room.name}) ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
@@ -594,6 +646,16 @@ runMain(async () => {
             .join(', ')} (bound ${params.EVIDENCE_BOUND})`,
       );
       for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
+      for (const floor of tracking ? trackFloors : []) {
+        const top = trackChance.filter((c) => c.floor === floor).sort((a, b) => b.evidence - a.evidence);
+        console.log(
+          `\nTracked hypotheses (--track), windows counted from score ${floor}: ${top.length}; strongest evidence ${top
+            .slice(0, 8)
+            .map((c) => c.evidence.toFixed(1))
+            .join(', ')}`,
+        );
+        for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
+      }
       for (const line of falsePlays) console.log(line);
     }
   } finally {
@@ -605,7 +667,7 @@ runMain(async () => {
  * The nights' figures from their chunks' window detections: the plays built as the server builds
  * them (playsOf), once per variant ({ bound: evidence bound, gap: merge gap in seconds }).
  */
-function reportNights(records, { engine, params, timeline, songFrames }) {
+function reportNights(records, { engine, params, timeline, songFrames, matcher }) {
   const boundList = boundsOption ? boundsOption.split(',').map(Number) : [params.EVIDENCE_BOUND];
   const gapList = gapsOption ? gapsOption.split(',').map(Number) : [timeline.MERGE_GAP_SECONDS];
   const ruleList = rulesOption ? rulesOption.split(',') : ['on'];
@@ -621,6 +683,8 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
     ? reachConfidencesOption.split(',').map(Number)
     : [timeline.REACH_MAX_CONFIDENCE];
   const historyList = historiesOption ? historiesOption.split(',').map(Number) : [0];
+  const trackList = trackBoundsOption ? trackBoundsOption.split(',').map(Number) : [0];
+  const trackFloorList = trackFloorsOption ? trackFloorsOption.split(',').map(Number) : [params.WEAK_SCORE];
   // Every (evidence bound, merge gap, rules, crossfade, fill, reach) combination, on the same
   // window detections.
   const variants = boundList.flatMap((bound) =>
@@ -631,17 +695,23 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
             reachList.flatMap((reach) =>
               reachMinList.flatMap((reachMin) =>
                 reachConfidenceList.flatMap((reachConfidence) =>
-                  historyList.map((history) => ({
-                    bound,
-                    gap,
-                    rules,
-                    crossfade,
-                    fill,
-                    reach,
-                    reachMin,
-                    reachConfidence,
-                    history,
-                  })),
+                  historyList.flatMap((history) =>
+                    trackList.flatMap((track) =>
+                      trackFloorList.map((trackFloor) => ({
+                        bound,
+                        gap,
+                        rules,
+                        crossfade,
+                        fill,
+                        reach,
+                        reachMin,
+                        reachConfidence,
+                        history,
+                        track,
+                        trackFloor,
+                      })),
+                    ),
+                  ),
                 ),
               ),
             ),
@@ -661,6 +731,8 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
       reachMinList.length > 1 ? `reach from ${v.reachMin} s` : '',
       reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
       historyList.length > 1 ? `history ${v.history} s` : '',
+      trackList.length > 1 ? `track bound ${v.track}` : '',
+      trackFloorList.length > 1 ? `track floor ${v.trackFloor}` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -691,7 +763,7 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
     for (const [b, variant] of variants.entries()) {
       const e = evaluate(
         record.truth,
-        playsOf(record.chunks, variant, { engine, params, timeline, songFrames }),
+        playsOf(record.chunks, variant, { engine, params, timeline, songFrames, matcher }, record.tracks),
       );
       const sum = sums[b];
       sum.seconds += record.seconds;
@@ -724,8 +796,21 @@ function reportNights(records, { engine, params, timeline, songFrames }) {
  */
 function playsOf(
   chunks,
-  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence, history },
-  { engine, params, timeline, songFrames },
+  {
+    bound: evidenceBound,
+    gap,
+    rules,
+    crossfade,
+    fill,
+    reach,
+    reachMin,
+    reachConfidence,
+    history,
+    track,
+    trackFloor,
+  },
+  { engine, params, timeline, songFrames, matcher },
+  tracks,
 ) {
   let plays = [];
   const F = params.FRAME_SECONDS;
@@ -778,6 +863,38 @@ function playsOf(
       songEnds: rules === 'on',
       // The chunks are recognised in order: the stream is heard to this chunk's end.
       heardUntilMs: (chunk.begin + chunk.seconds) * 1000,
+      reachSeconds: reach,
+      reachMinSeconds: reachMin,
+      reachMaxConfidence: reachConfidence,
+    }).plays;
+  }
+  // --track-bounds: the hypotheses confirmed by their tracked evidence, merged as detections of
+  // their own (after the chunks: figures of recall and boundaries, not of when a play is told).
+  if (track > 0 && tracks) {
+    const extra = [];
+    for (const h of tracks) {
+      const { evidence, counted } = trackEvidence(h, trackFloor, matcher);
+      if (evidence < track) continue;
+      const d = trackDetection(h, counted, { matcher, params }, songFrames);
+      // A hypothesis whose stretch a window hears as another song, scoring at least its best, is
+      // that song's music (two songs that share some), not a play of its own.
+      const best = Math.max(...h.seeds, ...counted.map((w) => w.score));
+      const inside = chunks.some((chunk) =>
+        chunk.detections.some((x) => {
+          const at = (chunk.begin + x.window * params.FRAME_SECONDS) * 1000;
+          return x.songId !== d.songId && x.score >= best && at >= d.startMs - 5000 && at <= d.endMs;
+        }),
+      );
+      if (!inside || !trackInside) extra.push(d);
+    }
+    extra.sort((x, y) => x.startMs - y.startMs);
+    const last = chunks.at(-1);
+    plays = timeline.mergeDetections(plays, extra, {
+      gapSeconds: gap,
+      streamStartMs: 0,
+      crossfadeSeconds: crossfade,
+      fillSeconds: fill,
+      heardUntilMs: (last.begin + last.seconds) * 1000,
       reachSeconds: reach,
       reachMinSeconds: reachMin,
       reachMaxConfidence: reachConfidence,
