@@ -23,12 +23,13 @@
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2] [--histories 0,120,1e9]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
-//     [--track] [--track-bounds 0,150] [--track-floors 15] [--track-inside]
+//     [--track] [--track-bounds 0,150] [--track-floors 15] [--track-inside] [--track-starts]
 // --track: track-before-detect, measured (recognition/track.mjs): every window detection of the
 // nights (and of the music outside the index) a hypothesis verified at its predicted position in
 // every later window; --track-bounds confirms those whose evidence (windows of --track-floors and
 // up) reaches the bound, as plays merged after the chunks' (0: none); --track-inside keeps one a
-// window hears as another song scoring at least its best (two songs sharing music).
+// window hears as another song scoring at least its best (two songs sharing music); --track-starts
+// lets a tracked detection of a song the chunks heard tell its own song start.
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
 // that failed verification, and what the true song scores verified at the offset it was cut at;
 // and for the nights' library plays missed, the same for each of their windows (diagnoseMissed).
@@ -83,6 +84,7 @@ const tracking = process.argv.includes('--track');
 const trackBoundsOption = option('--track-bounds', null);
 const trackFloorsOption = option('--track-floors', null);
 const trackInside = !process.argv.includes('--track-inside');
+const trackStarts = process.argv.includes('--track-starts');
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -885,6 +887,12 @@ function playsOf(
           return x.songId !== d.songId && x.score >= best && at >= d.startMs - 5000 && at <= d.endMs;
         }),
       );
+      // A song the chunks heard already keeps the start they told (--track-starts: the tracked
+      // detection's own, from one window, moves it).
+      const known = plays.some(
+        (p) => p.songId === d.songId && p.startMs <= d.endMs && p.endMs >= d.startMs - 45000,
+      );
+      if (known && !trackStarts) d.songStartMs = null;
       if (!inside || !trackInside) extra.push(d);
     }
     extra.sort((x, y) => x.startMs - y.startMs);
