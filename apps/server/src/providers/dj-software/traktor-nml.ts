@@ -232,6 +232,19 @@ function playlistUuid(path: string[], name: string): string {
     .digest('hex');
 }
 
+/** A playlist's NODE: a list of the DJ's, or a history session (PROTOCOL), with its entries. */
+function playlistNode(
+  name: string,
+  type: 'LIST' | 'PROTOCOL',
+  uuid: string,
+  entries: XmlElement[],
+): XmlElement {
+  return {
+    ...attrs({ TYPE: 'PLAYLIST', NAME: name }),
+    PLAYLIST: [{ ...attrs({ ENTRIES: entries.length, TYPE: type, UUID: uuid }), ENTRY: entries }],
+  };
+}
+
 function entryElement(track: DjTrack, location: TraktorLocation): XmlElement {
   const keyIndex = track.musicalKey === undefined ? null : traktorKeyIndex(track.musicalKey);
   const added = isoDate(track.dateAdded);
@@ -307,19 +320,12 @@ function playlistsFolder(input: DjWriteInput, keyOf: Map<string, string>, timeZo
     folder.nodes.push({
       node: () => {
         const keys = playlist.trackKeys.flatMap((key) => keyOf.get(key) ?? []);
-        return {
-          ...attrs({ TYPE: 'PLAYLIST', NAME: playlist.name }),
-          PLAYLIST: [
-            {
-              ...attrs({
-                ENTRIES: keys.length,
-                TYPE: 'LIST',
-                UUID: playlistUuid(playlist.path, playlist.name),
-              }),
-              ENTRY: keys.map((key) => ({ PRIMARYKEY: [primaryKeyElement(key)] })),
-            },
-          ],
-        };
+        return playlistNode(
+          playlist.name,
+          'LIST',
+          playlistUuid(playlist.path, playlist.name),
+          keys.map((key) => ({ PRIMARYKEY: [primaryKeyElement(key)] })),
+        );
       },
     });
   }
@@ -343,19 +349,7 @@ function playlistsFolder(input: DjWriteInput, keyOf: Map<string, string>, timeZo
         });
         return [{ PRIMARYKEY: [primaryKeyElement(key)], EXTENDEDDATA: [data] }];
       });
-      return {
-        ...attrs({ TYPE: 'PLAYLIST', NAME: session.name }),
-        PLAYLIST: [
-          {
-            ...attrs({
-              ENTRIES: played.length,
-              TYPE: 'PROTOCOL',
-              UUID: playlistUuid(['history'], session.name),
-            }),
-            ENTRY: played,
-          },
-        ],
-      };
+      return playlistNode(session.name, 'PROTOCOL', playlistUuid(['history'], session.name), played);
     };
     root.nodes.push({ node });
   }

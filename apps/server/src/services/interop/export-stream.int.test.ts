@@ -6,16 +6,10 @@ import { events, playlistSongs, playlists, plays as playsTable, songs } from '..
 import { createTestDatabase, type TestDatabase } from '../../test/harness.js';
 import { foldPlaySummary } from '../analytics/play-summary.js';
 import { type NewPlay, recordPlays } from '../plays.js';
-import {
-  type ExportSelection,
-  exportSongs,
-  isStreamedExport,
-  streamSongs,
-  streamSongsCsv,
-} from './export.js';
+import { type ExportSelection, exportSongs, isStreamedExport, streamSongs } from './export.js';
 
 /**
- * The CSV export written while it is read (streamSongsCsv) must be the very bytes of the CSV
+ * The CSV export written while it is read (streamSongs) must be the very bytes of the CSV
  * built in one piece (exportSongs), for the whole library, a filter, a playlist, an event and the
  * fresh songs pool, over more songs than one batch of its cursor; its play counts (from the play
  * summary for songs folded and unchanged since) must be those counted from the plays, before and
@@ -143,13 +137,13 @@ describe('CSV export written while it is read', () => {
     expect(xml.match(/<TRACK TrackID=/g)?.length).toBe(withFile);
     expect(xml).toContain(`<COLLECTION Entries="${withFile}">`);
     // The whole library spans several batches and every song is in it.
-    const library = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
+    const library = (await read((await streamSongs(t, 'csv', {})).stream)).toString('utf8');
     expect(library.split('\r\n').length).toBe(SONGS + 2);
   });
 
   it("counts each song's plays as the plays do, folded or changed since the fold", async () => {
     const playCounts = async (selection: ExportSelection) => {
-      const text = (await read((await streamSongsCsv(t, selection)).stream)).toString('utf8');
+      const text = (await read((await streamSongs(t, 'csv', selection)).stream)).toString('utf8');
       const [header, ...rows] = parse(text) as string[][];
       const column = header!.indexOf('Play Count');
       return rows.map((row) => Number(row[column]));
@@ -208,7 +202,7 @@ describe('CSV export written while it is read', () => {
   });
 
   it('gives its connection back when the download is abandoned', async () => {
-    const streamed = await streamSongsCsv(t, {});
+    const streamed = await streamSongs(t, 'csv', {});
     const iterator = streamed.stream[Symbol.asyncIterator]();
     await iterator.next();
     expect(idle()).toBe(false);
@@ -216,19 +210,19 @@ describe('CSV export written while it is read', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(idle()).toBe(true);
     // Gone before the first read (the generator never started): given back all the same.
-    const unread = await streamSongsCsv(t, {});
+    const unread = await streamSongs(t, 'csv', {});
     expect(idle()).toBe(false);
     unread.stream.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(idle()).toBe(true);
     // The next export works on the same pool.
     expect(
-      (await read((await streamSongsCsv(t, { filter: { genre: 'Pop' } })).stream)).length,
+      (await read((await streamSongs(t, 'csv', { filter: { genre: 'Pop' } })).stream)).length,
     ).toBeGreaterThan(0);
   });
 
   it('answers an unknown playlist before anything is sent, holding no connection', async () => {
-    await expect(streamSongsCsv(t, { playlistId: 999_999 })).rejects.toThrow(/Playlist/);
+    await expect(streamSongs(t, 'csv', { playlistId: 999_999 })).rejects.toThrow(/Playlist/);
     expect(idle()).toBe(true);
   });
 
@@ -277,7 +271,7 @@ describe('CSV export written while it is read', () => {
   // Last: it changes the library.
   it('is the library as it was when the download began, whatever changes while it is sent', async () => {
     const before = Buffer.from((await exportSongs(t.db, 'csv', {})).content);
-    const streamed = await streamSongsCsv(t, {});
+    const streamed = await streamSongs(t, 'csv', {});
     const iterator = streamed.stream[Symbol.asyncIterator]();
     const chunks: Buffer[] = [Buffer.from((await iterator.next()).value as Buffer)];
     // Meanwhile, past the rows read so far: a song added at the end of the library's order, the
@@ -302,7 +296,7 @@ describe('CSV export written while it is read', () => {
     expect(Buffer.concat(chunks).equals(before)).toBe(true);
     expect(idle()).toBe(true);
     // The next download has them.
-    const after = (await read((await streamSongsCsv(t, {})).stream)).toString('utf8');
+    const after = (await read((await streamSongs(t, 'csv', {})).stream)).toString('utf8');
     expect(after).toContain('Added meanwhile');
     expect(after).toContain('Renamed meanwhile');
     expect(after.split('\r\n').length).toBe(SONGS + 3);

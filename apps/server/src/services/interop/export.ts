@@ -245,10 +245,7 @@ export async function exportSongs(
     lists = [{ name: listName, path: [], trackKeys: rows.map((row) => String(row.id)) }];
   } else if (format === 'rekordbox-xml' || format === 'traktor-nml') {
     const active = (await db.execute<{ id: number; name: string }>(activePlaylistsQuery())).rows;
-    const entries = await db
-      .select({ playlistId: playlistSongs.playlistId, songId: playlistSongs.songId })
-      .from(playlistSongs)
-      .orderBy(asc(playlistSongs.playlistId), asc(playlistSongs.position));
+    const entries = (await db.execute<{ playlistId: number; songId: number }>(activeEntriesQuery())).rows;
     lists = libraryPlaylists(active, entries);
   }
 
@@ -297,6 +294,12 @@ export function isStreamedExport(format: DjExportFormat, options: ExportSelectio
 const activePlaylistsQuery = () =>
   sql`select ${playlists.id} as id, ${playlists.name} as name from ${playlists}
     where ${playlists.isActive} order by ${playlists.name}, ${playlists.id}`;
+
+/** Their songs, playlist by playlist in each one's order (libraryPlaylists groups them). */
+const activeEntriesQuery = () =>
+  sql`select ${playlistSongs.playlistId} as "playlistId", ${playlistSongs.songId} as "songId"
+    from ${playlistSongs} join ${playlists} on ${playlists.id} = ${playlistSongs.playlistId}
+    where ${playlists.isActive} order by ${playlistSongs.playlistId}, ${playlistSongs.position}`;
 
 /** The columns of an exported row (ExportRow), its play count given. */
 const exportColumns = (plays: SQL) => sql`${songs.id} as id, ${songs.title} as title,
@@ -388,10 +391,7 @@ export async function streamSongs(
       const activeQuery = dialect.sqlToQuery(activePlaylistsQuery());
       const active = (await client.query<{ id: number; name: string }>(activeQuery.sql, activeQuery.params))
         .rows;
-      const entries = dialect.sqlToQuery(sql`
-        select ${playlistSongs.playlistId} as "playlistId", ${playlistSongs.songId} as "songId"
-        from ${playlistSongs} join ${playlists} on ${playlists.id} = ${playlistSongs.playlistId}
-        where ${playlists.isActive} order by ${playlistSongs.playlistId}, ${playlistSongs.position}`);
+      const entries = dialect.sqlToQuery(activeEntriesQuery());
       const rows = (await client.query<{ playlistId: number; songId: number }>(entries.sql, entries.params))
         .rows;
       // Only what a playlist's entry needs of its song: its key and its file's mapped path.
@@ -454,10 +454,6 @@ export async function streamSongs(
   });
   return { fileName: exportFileName(format, listName), contentType: CONTENT_TYPES[format], stream };
 }
-
-/** The CSV of `streamSongs`. */
-export const streamSongsCsv = (deps: { db: Db; pool: pg.Pool }, options: ExportSelection = {}) =>
-  streamSongs(deps, 'csv', options);
 
 /** A batch's parts as one chunk: text joined, or bytes (a crate's). */
 function joinParts(parts: Array<Buffer | string>): Buffer | string {
