@@ -12,6 +12,7 @@ import {
   type Detection,
   detectWindow,
   indexCandidates,
+  keepWords,
   type PeakGrid,
   peakGrid,
   scoreFor,
@@ -490,6 +491,53 @@ describe('matcher', () => {
     expect(compared).toBeGreaterThan(100);
     // The excerpt's own song is the best candidate of its first window.
     expect(indexCandidates(perWarp, pieces, base, base)[0]).toMatchObject({ songId: 105 });
+  });
+
+  it('keeps the hits within one bit of a bit a candidate key could hold, across words and around the ends', () => {
+    // A sieve of 1,024 bits (32 words), filled as indexCandidates fills it, with hits of 0-4 at
+    // bits chosen to fall on word edges and on both ends; compared bit by bit with the definition:
+    // keep bit b when a bit c within ±1 of it (mod 1,024) was hit twice and c with its two
+    // neighbours at least min(minVotes, 3) times.
+    const words = 32;
+    const size = words * 32;
+    let seed = 5;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let trial = 0; trial < 40; trial++) {
+      const count = new Int32Array(size);
+      const edges = [0, 1, 31, 32, 33, 63, 64, 511, 512, size - 2, size - 1];
+      for (let k = 0; k < 120; k++) {
+        const bit =
+          random() < 0.5 ? edges[Math.floor(random() * edges.length)]! : Math.floor(random() * size);
+        count[bit]! += 1 + Math.floor(random() * 2);
+      }
+      for (const minVotes of [2, 3, 5]) {
+        const sieve = new Int32Array(3 * words);
+        for (let bit = 0; bit < size; bit++) {
+          for (let hit = 0; hit < count[bit]!; hit++) {
+            const word = (bit >>> 5) * 3;
+            const flag = 1 << (bit & 31);
+            const once = sieve[word]!;
+            const twice = sieve[word + 1]!;
+            sieve[word + 2]! |= twice & flag;
+            sieve[word + 1] = twice | (once & flag);
+            sieve[word] = once | flag;
+          }
+        }
+        keepWords(sieve, words, minVotes);
+        const at = (bit: number) => count[(bit + size) % size]!;
+        const holds = (c: number) => at(c) >= 2 && at(c - 1) + at(c) + at(c + 1) >= Math.min(minVotes, 3);
+        const expected: number[] = [];
+        const found: number[] = [];
+        for (let bit = 0; bit < size; bit++) {
+          if (holds(bit - 1) || holds(bit) || holds(bit + 1)) expected.push(bit);
+          if ((sieve[(bit >>> 5) * 3]! >>> (bit & 31)) & 1) found.push(bit);
+        }
+        expect(found).toEqual(expected);
+      }
+    }
   });
 
   it('skips hashes whose bucket is over the stop-list size', () => {

@@ -355,29 +355,57 @@ function countKept(
   keys: number,
   keySongs: number,
 ): Candidate[] {
+  const bySong = new Map<number, Candidate[]>();
+  countInto(keptSW, keptOff, keptT, kept, minVotes, bySong);
+  return rankSongs(bySong, limit, keys, keySongs);
+}
+
+/**
+ * Counts kept hits (grouped by warp, each warp's in frame order) into `bySong`: every key of at
+ * least `minVotes` (own two or more), by song. A key only meets hits of its own warp, so the hits
+ * of a window may be counted in several calls, whole warps at a time, into one `bySong`; the
+ * candidates rankSongs draws from it do not depend on the order (every ordering there is total).
+ */
+function countInto(
+  keptSW: Int32Array,
+  keptOff: Int32Array,
+  keptT: Int32Array,
+  kept: number,
+  minVotes: number,
+  bySong: Map<number, Candidate[]>,
+): void {
   // The hits kept are partitioned by a hash of their song and warp (a stable counting sort, so
   // each part keeps frame order), and each part is counted in a vote table small enough to stay
   // in the processor's cache.
   let bits = 0;
   while (bits < 12 && kept >> (bits + 9) > 0) bits++;
   const parts = 1 << bits;
-  const partOf = (sw: number) => (bits === 0 ? 0 : Math.imul(sw, 0x9e3779b1) >>> (32 - bits));
-  const first = new Int32Array(parts + 1);
-  for (let i = 0; i < kept; i++) first[partOf(keptSW[i]!) + 1]!++;
-  for (let p = 0; p < parts; p++) first[p + 1]! += first[p]!;
-  const next = first.slice(0, parts);
-  const pSW = scratch('songWarp', kept);
-  const pOff = scratch('offset', kept);
-  const pT = scratch('t', kept);
-  for (let i = 0; i < kept; i++) {
-    const slot = next[partOf(keptSW[i]!)]!++;
-    pSW[slot] = keptSW[i]!;
-    pOff[slot] = keptOff[i]!;
-    pT[slot] = keptT[i]!;
+  const first = scratch('partFirst', parts + 1).fill(0, 0, parts + 1);
+  const shift = 32 - bits;
+  if (bits === 0) first[1] = kept;
+  else {
+    for (let i = 0; i < kept; i++) first[(Math.imul(keptSW[i]!, 0x9e3779b1) >>> shift) + 1]!++;
+    for (let p = 0; p < parts; p++) first[p + 1]! += first[p]!;
+  }
+  let pSW = keptSW;
+  let pOff = keptOff;
+  let pT = keptT;
+  if (bits > 0) {
+    const next = scratch('partNext', parts);
+    next.set(first.subarray(0, parts));
+    pSW = scratch('songWarp', kept);
+    pOff = scratch('offset', kept);
+    pT = scratch('t', kept);
+    for (let i = 0; i < kept; i++) {
+      const sw = keptSW[i]!;
+      const slot = next[Math.imul(sw, 0x9e3779b1) >>> shift]!++;
+      pSW[slot] = sw;
+      pOff[slot] = keptOff[i]!;
+      pT[slot] = keptT[i]!;
+    }
   }
   // Every key of at least `minVotes` (own two or more), by song: a song's best key is its rank;
   // its next best distinct keys are other hypotheses verified beside it (see KEYS_PER_SONG).
-  const bySong = new Map<number, Candidate[]>();
   for (let p = 0; p < parts; p++) {
     // Votes are distinct anchor frames: the pairs of one anchor (or of one chord's notes at the
     // same instant) agree with each other by construction and count once.
@@ -400,6 +428,19 @@ function countKept(
       else bySong.set(songId, [candidate]);
     }
   }
+}
+
+/**
+ * The `limit` songs of `bySong` with the most votes at one key, best first, the first `keySongs`
+ * of them each with up to `keys` distinct keys (KEYS_PER_SONG, KEY_SONGS), the others with their
+ * best.
+ */
+function rankSongs(
+  bySong: Map<number, Candidate[]>,
+  limit: number,
+  keys: number,
+  keySongs: number,
+): Candidate[] {
   const byVotes = (x: Candidate, y: Candidate) => y.votes - x.votes || x.warp - y.warp || x.offset - y.offset;
   const songs: Candidate[][] = [];
   for (const list of bySong.values()) {
@@ -430,26 +471,18 @@ const MAX_WARP_SIEVE_BITS = 21;
 /** What the matcher reads of the inverted index. */
 export type IndexView = Pick<InvertedIndex, 'offsets' | 'entries' | 'frameBits' | 'pieceSong' | 'pieceBase'>;
 
-/** Grows a scratch buffer to hold `n`, keeping its first `used` values. */
-function grown(name: string, n: number, used: number): Int32Array<ArrayBuffer> {
-  const buffer = buffers.get(name);
-  if (buffer && buffer.length >= n) return buffer;
-  const next = new Int32Array(Math.max(n, 2 * (buffer?.length ?? 0)));
-  if (buffer) next.set(buffer.subarray(0, used));
-  buffers.set(name, next);
-  return next;
-}
-
 /**
  * windowCandidates(collectMatches(...), start) without collecting: the candidates of the window
  * [start, start + WINDOW_FRAMES) read straight from the index, warp by warp. A vote key (song,
- * warp, offset) only meets hits of its own warp, so each warp's hits are sieved on their own
- * (two passes: the window's buckets are read into the bit sets of keys seen once and twice, and
- * each hit's bit is written down; then the hits whose key or a neighbour's was seen twice are
- * read again from the index and kept), with bit sets small enough to stay in the processor's
- * cache, the two interleaved word by word (one cache line holds a key's both bits). The hits
- * kept (1 in 8 at 10,000 songs), their order, and so the counts and the candidates, are those of
- * windowCandidates.
+ * warp, offset) only meets hits of its own warp, so each warp's hits are sieved and counted on
+ * their own, with bit sets and vote tables small enough to stay in the processor's cache: the
+ * window's buckets are read (their cache lines a batch of buckets at a time) into the bit sets of
+ * keys seen once, twice and three times (interleaved word by word: one cache line holds a key's
+ * bits), and each hit's bit is written down; the bits a candidate key could hold, and their
+ * neighbours, make the set of hits to keep (keepWords), listed without a branch; only those are
+ * read again from the index and counted. The counts of every key that can be a candidate, and so
+ * the candidates, are those of windowCandidates, which keeps more hits (every key seen twice and
+ * its neighbours).
  */
 export function indexCandidates(
   hashesPerWarp: readonly Hashes[],
@@ -466,10 +499,7 @@ export function indexCandidates(
   const frameMask = 2 ** frameBits - 1;
   const pieceKey = pieceKeysOf(index);
   const end = start + WINDOW_FRAMES;
-  let keptSW = scratch('keptSongWarp', 1024);
-  let keptOff = scratch('keptOffset', 1024);
-  let keptT = scratch('keptT', 1024);
-  let kept = 0;
+  const bySong = new Map<number, Candidate[]>();
   for (let w = 0; w < hashesPerWarp.length; w++) {
     const { hash, t, count } = hashesPerWarp[w]!;
     const a = WARPS[w]!.a;
@@ -483,88 +513,148 @@ export function indexCandidates(
       if (size <= maxBucket) n += size;
     }
     if (n === 0) continue;
-    // Words 2k and 2k + 1: bits 32k... of the keys seen once and of those seen twice.
-    let sieve: Int32Array | undefined;
-    // Each hit's sieve bit, in the order of the second pass.
-    let hitBits: Int32Array = bounds;
-    let mask = 0;
+    // The index of each kept hit's entry, and the kept hits before each anchor's end.
+    const keptEntry = scratch('keptEntry', n);
+    const keptBefore = scratch('keptBefore', hi - lo);
+    let kept = 0;
     if (minVotes > 1) {
       let bits = 10;
       while (bits < MAX_WARP_SIEVE_BITS && 1 << bits < WARP_SIEVE_BITS_PER_HIT * n) bits++;
-      mask = (1 << bits) - 1;
+      const mask = (1 << bits) - 1;
       const words = 1 << (bits - 5);
-      sieve = scratch('sieve', 2 * words).fill(0, 0, 2 * words);
-      hitBits = scratch('hitBits', n);
+      // Words 3k, 3k + 1 and 3k + 2: bits 32k... of the keys seen once, twice and three times.
+      const sieve = scratch('sieve', 3 * words).fill(0, 0, 3 * words);
+      // Each hit's sieve bit, in the order of the second pass.
+      const hitBits = scratch('hitBits', n);
       let j = 0;
+      let touched = 0;
+      for (let batch = lo; batch < hi; batch += TOUCH_BATCH) {
+        const batchEnd = Math.min(hi, batch + TOUCH_BATCH);
+        // A read of every cache line of the batch's buckets first: independent reads, which the
+        // processor has in flight at once, instead of one bucket's misses after another's.
+        for (let i = batch; i < batchEnd; i++) {
+          const from = offsets[hash[i]!]!;
+          const to = offsets[hash[i]! + 1]!;
+          if (to - from > maxBucket || to === from) continue;
+          for (let e = from; e < to; e += LINE_ENTRIES) touched ^= entries[e]!;
+          touched ^= entries[to - 1]!;
+        }
+        for (let i = batch; i < batchEnd; i++) {
+          const h = hash[i]!;
+          const from = offsets[h]!;
+          const to = offsets[h + 1]!;
+          if (to - from > maxBucket) continue;
+          // sieveBit(song × 32 + w, offset) = pieceKey + frame in piece + this.
+          const c = warpKey - Math.round((frameBase + t[i]!) * a);
+          for (let e = from; e < to; e++) {
+            const x = entries[e]!;
+            const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
+            hitBits[j++] = bit;
+            const word = (bit >>> 5) * 3;
+            const flag = 1 << (bit & 31);
+            const once = sieve[word]!;
+            const twice = sieve[word + 1]!;
+            sieve[word + 2]! |= twice & flag;
+            sieve[word + 1] = twice | (once & flag);
+            sieve[word] = once | flag;
+          }
+        }
+      }
+      touchedSink[0]! ^= touched;
+      // The words of keys seen once become those of the hits to keep (keepWords).
+      keepWords(sieve, words, minVotes);
+      j = 0;
       for (let i = lo; i < hi; i++) {
         const h = hash[i]!;
         const from = offsets[h]!;
         const to = offsets[h + 1]!;
-        if (to - from > maxBucket) continue;
-        // sieveBit(song × 32 + w, offset) = pieceKey + frame in piece + this.
-        const c = warpKey - Math.round((frameBase + t[i]!) * a);
-        for (let e = from; e < to; e++) {
-          const x = entries[e]!;
-          const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
-          hitBits[j++] = bit;
-          const word = (bit >>> 5) << 1;
-          const flag = 1 << (bit & 31);
-          const seen = sieve[word]!;
-          sieve[word + 1]! |= seen & flag;
-          sieve[word] = seen | flag;
+        if (to - from <= maxBucket) {
+          for (let e = from; e < to; e++) {
+            const bit = hitBits[j++]!;
+            // (written always, counted when kept: no branch to mispredict on 7 hits in 8)
+            keptEntry[kept] = e;
+            kept += (sieve[(bit >>> 5) * 3]! >>> (bit & 31)) & 1;
+          }
         }
+        keptBefore[i - lo] = kept;
+      }
+    } else {
+      for (let i = lo; i < hi; i++) {
+        const h = hash[i]!;
+        const from = offsets[h]!;
+        const to = offsets[h + 1]!;
+        if (to - from <= maxBucket) for (let e = from; e < to; e++) keptEntry[kept++] = e;
+        keptBefore[i - lo] = kept;
       }
     }
-    if (kept + n > keptSW.length) {
-      keptSW = grown('keptSongWarp', kept + n, kept);
-      keptOff = grown('keptOffset', kept + n, kept);
-      keptT = grown('keptT', kept + n, kept);
-    }
-    let j = 0;
+    if (kept === 0) continue;
+    // The kept hits' songs and offsets, read again from the index, then counted.
+    const keptSW = scratch('keptSongWarp', kept);
+    const keptOff = scratch('keptOffset', kept);
+    const keptT = scratch('keptT', kept);
+    let k = 0;
     for (let i = lo; i < hi; i++) {
-      const h = hash[i]!;
-      const from = offsets[h]!;
-      const to = offsets[h + 1]!;
-      if (to - from > maxBucket) continue;
+      const to = keptBefore[i - lo]!;
+      if (k === to) continue;
       const tq = frameBase + t[i]!;
       const warped = Math.round(tq * a);
-      if (sieve !== undefined) {
-        for (let e = from; e < to; e++) {
-          // nearTwice, inline: the key's bit or a neighbour's in the set of keys seen twice.
-          const bit = hitBits[j++]!;
-          const b = bit & 31;
-          if (b > 0 && b < 31) {
-            if (((sieve[((bit >>> 5) << 1) + 1]! >>> (b - 1)) & 7) === 0) continue;
-          } else if (!nearTwicePaired(sieve, bit, mask)) continue;
-          const x = entries[e]!;
-          const piece = x >>> frameBits;
-          keptSW[kept] = (pieceSong[piece]! << WARP_BITS) | w;
-          keptOff[kept] = pieceBase[piece]! + (x & frameMask) - warped;
-          keptT[kept] = tq;
-          kept++;
-        }
-        continue;
-      }
-      for (let e = from; e < to; e++) {
-        const x = entries[e]!;
+      for (; k < to; k++) {
+        const x = entries[keptEntry[k]!]!;
         const piece = x >>> frameBits;
-        keptSW[kept] = (pieceSong[piece]! << WARP_BITS) | w;
-        keptOff[kept] = pieceBase[piece]! + (x & frameMask) - warped;
-        keptT[kept] = tq;
-        kept++;
+        keptSW[k] = (pieceSong[piece]! << WARP_BITS) | w;
+        keptOff[k] = pieceBase[piece]! + (x & frameMask) - warped;
+        keptT[k] = tq;
       }
     }
+    countInto(keptSW, keptOff, keptT, kept, minVotes, bySong);
   }
-  return countKept(keptSW, keptOff, keptT, kept, limit, minVotes, keys, keySongs);
+  return rankSongs(bySong, limit, keys, keySongs);
 }
 
-/** nearTwice for indexCandidates' sieve, whose words of keys seen once and twice alternate. */
-function nearTwicePaired(sieve: Int32Array, bit: number, mask: number): boolean {
-  for (let d = -1; d <= 1; d++) {
-    const x = (bit + d) & mask;
-    if (sieve[((x >>> 5) << 1) + 1]! & (1 << (x & 31))) return true;
+/**
+ * Buckets whose cache lines are read ahead together (indexCandidates): the index is far larger
+ * than any cache, and a bucket read alone waits for each of its misses in turn. At 10,000 songs,
+ * reading a query's buckets this way took 5 ms instead of 9.
+ */
+const TOUCH_BATCH = 32;
+/** Entries per 64-byte cache line. */
+const LINE_ENTRIES = 16;
+/** Where the reads ahead go, so that they are not optimised away. */
+const touchedSink = new Int32Array(1);
+
+/**
+ * Turns the sieve's words of keys seen once (3k; the words of keys seen twice, 3k + 1, and three
+ * times, 3k + 2, follow each) into the words of the hits to keep: those whose bit lies within ±1
+ * (around the `words` × 32 bits) of a bit that a candidate key could hold. A key is counted when
+ * it holds two votes itself and `minVotes` with its neighbours' (countInto), and votes are hits of
+ * distinct frames, so its bit was hit twice, and its bit and the two beside it at least
+ * min(minVotes, 3) times. The hits of such a key and of its neighbours are all kept; any other
+ * kept hit (of a shared bit) is counted exactly and only adds a key that does not pass.
+ */
+export function keepWords(sieve: Int32Array, words: number, minVotes: number): void {
+  const last = 3 * (words - 1);
+  // First, into the words of keys seen three times, the bits a candidate key could hold.
+  if (minVotes >= 3) {
+    let before = sieve[last]!;
+    let once = sieve[0]!;
+    for (let k = 0; k <= last; k += 3) {
+      const after = sieve[k === last ? 0 : k + 3]!;
+      // (once beside: the bit below or above was hit)
+      const beside = (once << 1) | (before >>> 31) | (once >>> 1) | (after << 31);
+      sieve[k + 2]! |= sieve[k + 1]! & beside;
+      before = once;
+      once = after;
+    }
+  } else for (let k = 0; k <= last; k += 3) sieve[k + 2] = sieve[k + 1]!;
+  // Then, into the words of keys seen once, those bits and their neighbours.
+  let before = sieve[last + 2]!;
+  let held = sieve[2]!;
+  for (let k = 0; k <= last; k += 3) {
+    const after = sieve[k === last ? 2 : k + 5]!;
+    sieve[k] = held | (held << 1) | (held >>> 1) | (before >>> 31) | (after << 31);
+    before = held;
+    held = after;
   }
-  return false;
 }
 
 /**
