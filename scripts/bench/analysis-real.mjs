@@ -12,7 +12,10 @@
 // PercivalBpmEstimator and RhythmExtractor2013 (method 'degara'), their BPM folded the same way,
 // and KeyExtractor (profile 'bgate'). Its results are cached in .cache/bench-analysis-real.
 // Key: scored (exact, MIREX) where the source tells it (LMMS projects' notes, MIDI files' and
-// MuseScore scores' key signatures and notes: analysis/truth.mjs), ours beside essentia's;
+// MuseScore scores' key signatures and notes, ABC tunes' K: fields, Solfege melodies' \key:
+// analysis/truth.mjs), ours beside essentia's, also by where the key comes from (stated by the
+// source, a signature whose mode the notes choose, the notes alone; scripts/bench/key-truth.mjs
+// measures the notes rule on stated keys);
 // elsewhere only agreement with essentia. Songs whose tempo changes count for the key alone.
 // Usage: node scripts/bench/analysis-real.mjs [--essentia | --essentia-key] [--essentia-tempo-on <package>] [--misses]
 //        (--essentia-key: essentia's KeyExtractor only, its two tempo estimators being slow)
@@ -235,6 +238,39 @@ if (withTempo.length > 0) {
   console.log('\n| key (truth from the source) | songs | exact | MIREX |');
   console.log('|---|---|---|---|');
   console.log(keyRow('ours', keyed, (r) => r.result.key));
+  // Where the key comes from: stated by the source (ABC K:, Solfege \key), a key signature whose
+  // mode the notes choose, or the notes alone (analysis/truth.mjs, checked by key-truth.mjs).
+  const SOURCES = {
+    stated: 'stated by the source',
+    signature: 'key signature, mode from the notes',
+    notes: 'from the notes alone',
+  };
+  const bySource = (keyOf) => {
+    for (const [source, label] of Object.entries(SOURCES))
+      console.log(
+        keyRow(
+          `  ${label}`,
+          keyed.filter((r) => r.keySource === source),
+          keyOf,
+        ),
+      );
+    console.log(
+      keyRow(
+        '  stated or signature',
+        keyed.filter((r) => r.keySource !== 'notes'),
+        keyOf,
+      ),
+    );
+    for (const style of [...new Set(keyed.map((r) => r.style))])
+      console.log(
+        keyRow(
+          `  ${style}`,
+          keyed.filter((r) => r.style === style),
+          keyOf,
+        ),
+      );
+  };
+  bySource((r) => r.result.key);
   for (const origin of [...new Set(keyed.map((r) => r.origin))])
     console.log(
       keyRow(
@@ -267,6 +303,7 @@ if (withTempo.length > 0) {
   );
   if (withEssentia) {
     console.log(keyRow('essentia.js KeyExtractor (bgate)', keyed, (r) => r.essentia.key));
+    bySource((r) => r.essentia.key);
     for (const origin of [...new Set(keyed.map((r) => r.origin))])
       console.log(
         keyRow(

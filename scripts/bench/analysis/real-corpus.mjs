@@ -21,7 +21,16 @@
 // - ABC tunes (the examples of abcmidi and abcm2ps): each tune rendered by abc2midi (run as root
 //   the script installs abcmidi) and fluidsynth, for the key alone: the tune's K: field where it
 //   states a plain major or minor key (truth.mjs); their tempo is not scored (abc2midi's quarter
-//   note is not the beat a 6/8 jig is felt in).
+//   note is not the beat a 6/8 jig is felt in). A tune under 30 s is played through again until it
+//   lasts 30 s (since 2026-11-27; a style of its own: many are notation demonstrations of a few
+//   bars), and a tune with no pitched note (drums alone) has no key truth;
+// - GNU Solfege's dictation melodies (solfege: German, Polish and Norwegian folk songs, a Bach
+//   invention) that state a key (\key f \major), read by solfege.mjs, rendered by fluidsynth
+//   (piano) and played until they last 30 s, for the key alone (since 2026-11-27).
+//
+// Each case with a key says where it comes from (keySource): 'stated' by the source (ABC K:,
+// Solfege \key), 'signature' (a MIDI key signature's sharps, the mode chosen by the notes) or
+// 'notes' (the notes alone: LMMS projects, MIDI files without a signature).
 //
 // A MIDI or MuseScore song whose tempo changes but whose key is known is kept for the key only
 // (bpm null: left out of the tempo scores; since 2026-11-27).
@@ -36,10 +45,11 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SOUNDFONT_CANDIDATES } from './charts.mjs';
+import { notesToMidi, solfegeLessons } from './solfege.mjs';
 import { abcTunes, lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 8;
+const CORPUS_VERSION = 10;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',
@@ -58,6 +68,7 @@ export const REAL_PACKAGES = [
   'musescore-common',
   'abcmidi',
   'abcm2ps',
+  'solfege',
 ];
 
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
@@ -72,13 +83,13 @@ function walk(dir, out = []) {
   return out;
 }
 
-function fetchPackages(cacheDir, log) {
+export function fetchPackages(cacheDir, log, packages = REAL_PACKAGES) {
   const debs = path.join(cacheDir, 'debs');
   const unpacked = path.join(cacheDir, 'pkgs');
   fs.mkdirSync(debs, { recursive: true });
   fs.mkdirSync(unpacked, { recursive: true });
   const folders = [];
-  for (const name of REAL_PACKAGES) {
+  for (const name of packages) {
     const find = () => fs.readdirSync(debs).find((f) => f.startsWith(`${name}_`) && f.endsWith('.deb'));
     let deb = find();
     if (!deb) {
@@ -128,14 +139,25 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
       leftOut.push({ name: song, reason: `${length.toFixed(0)} s long` });
       return;
     }
-    const { detail, key, keyDetail: keyTruth } = found;
+    const { detail, key, keyDetail: keyTruth, keySource } = found;
     // A tempo that changes leaves the song to the key's scores alone.
     const keyOnly = found.share < MIN_SHARE;
     const bpm = keyOnly ? null : found.bpm;
     const truth = keyOnly
       ? `${found.share > 0 ? `tempo changes (${found.share.toFixed(2)})` : 'tempo not scored'}: key only`
       : detail;
-    cases.push({ id, name: song, origin, style, bpm, truth, key, keyTruth, file });
+    cases.push({
+      id,
+      name: song,
+      origin,
+      style,
+      bpm,
+      truth,
+      key,
+      keyTruth,
+      keySource: key ? keySource : undefined,
+      file,
+    });
   };
   /** A MIDI song is kept when its tempo holds, or for its key alone when it has one. */
   const midiUsable = (song, found) => {
@@ -143,15 +165,17 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
     leftOut.push({ name: song, reason: `tempo changes (${found?.share.toFixed(2)})` });
     return false;
   };
-  const encode = (id, inputs) => {
+  /** `loops` extra plays of a single input, one after the other (a short tune played through again). */
+  const encode = (id, inputs, loops = 0) => {
     const out = path.join(audioDir, `${id}.mp3`);
     if (fs.existsSync(out)) return out;
     const mix = inputs.length > 1 ? ['-filter_complex', `amix=inputs=${inputs.length}:normalize=0`] : [];
+    const loop = loops > 0 ? ['-stream_loop', String(loops)] : [];
     execFileSync(ffmpeg, [
       '-v',
       'error',
       '-y',
-      ...inputs.flatMap((input) => ['-i', input]),
+      ...inputs.flatMap((input) => [...loop, '-i', input]),
       ...mix,
       '-t',
       '420',
@@ -325,19 +349,58 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
             }
             // The tune's K: field states the key (with its mode). The tempo is not scored: abc2midi's
             // quarter note is not the beat a 6/8 jig is felt in (its dotted quarter).
-            const stated = { ...found, share: 0, key: tune.key, keyDetail: tune.keyDetail };
+            const stated = {
+              ...found,
+              share: 0,
+              key: tune.key,
+              keyDetail: tune.keyDetail,
+              keySource: 'stated',
+            };
             if (!tune.key) {
               leftOut.push({ name: song, reason: `no key truth (${tune.keyDetail}); tempo not scored` });
               continue;
             }
-            const out = path.join(audioDir, `${id}.mp3`);
-            if (!fs.existsSync(out)) {
+            // A K: field over drums alone states a key nothing sounds.
+            if (!found.pitchClassTime.some((t) => t > 0)) {
+              leftOut.push({ name: song, reason: 'no pitched notes (drums alone): no key truth' });
+              continue;
+            }
+            const render = () =>
+              fs.existsSync(`${base}.wav`) ||
               execFileSync(
                 'fluidsynth',
                 ['-ni', '-g', '0.6', '-r', '44100', '-F', `${base}.wav`, soundfont, `${base}.mid`],
                 { stdio: 'pipe' },
               );
+            const out = path.join(audioDir, `${id}.mp3`);
+            if (!fs.existsSync(out)) {
+              render();
               encode(id, [`${base}.wav`]);
+            }
+            // A tune under 30 s is played through again until it lasts 30 s, as a tune is played
+            // at a session (since 2026-11-27): its key is the same, and the key scores get the
+            // ABC tunes that are only a few bars long. Kept apart as their own style.
+            const length = duration(ffprobe, out);
+            if (length > 0 && length < 30) {
+              const plays = Math.ceil(30 / length);
+              const again = createHash('sha256')
+                .update(`${tune.text}\nplayed ${plays} times`)
+                .digest('hex')
+                .slice(0, 12);
+              const looped = path.join(audioDir, `${again}.mp3`);
+              if (!fs.existsSync(looped)) {
+                render();
+                encode(again, [`${base}.wav`], plays - 1);
+              }
+              keepRendered(
+                again,
+                `${song} ×${plays}`,
+                name,
+                'ABC tunes under 30 s, played until 30 s',
+                stated,
+                looped,
+              );
+              continue;
             }
             keepRendered(id, song, name, 'ABC tunes (abc2midi, General MIDI)', stated, out);
           } catch (error) {
@@ -348,6 +411,66 @@ export function buildRealCases(cacheDir, { ffmpeg = 'ffmpeg', ffprobe = 'ffprobe
           } finally {
             for (const ext of ['abc', 'mid', 'wav']) fs.rmSync(`${base}.${ext}`, { force: true });
           }
+        }
+      }
+      continue;
+    }
+    if (name === 'solfege') {
+      // GNU Solfege's dictation melodies that state a key (\key f \major): folk songs and a Bach
+      // invention, a melody alone, rendered by fluidsynth (piano) and played through again until
+      // they last 30 s, for the key alone (analysis/solfege.mjs).
+      const soundfont = SOUNDFONT_CANDIDATES.find((f) => fs.existsSync(f));
+      const lessons = files.filter((f) =>
+        /\/lesson-files\/(volkslieder1|volkslieder2|polish-folk-songs|barnesanger|jsb-inventions)$/.test(f),
+      );
+      for (const lesson of lessons) {
+        for (const q of solfegeLessons(fs.readFileSync(lesson, 'utf8'))) {
+          const song = `${path.basename(lesson)}: ${q.name}`;
+          if (!q.key || q.notes.length === 0) {
+            leftOut.push({ name: song, reason: 'states no key (no \\key)' });
+            continue;
+          }
+          if (!soundfont) {
+            leftOut.push({ name: song, reason: 'no General MIDI soundfont' });
+            continue;
+          }
+          const seconds = (Math.max(...q.notes.map((n) => n.start + n.length)) * 60) / q.tempo;
+          const plays = Math.max(1, Math.ceil(30 / seconds));
+          const midiFile = notesToMidi(q.notes, q.tempo, { times: plays });
+          const id = createHash('sha256').update(midiFile).digest('hex').slice(0, 12);
+          const out = path.join(audioDir, `${id}.mp3`);
+          if (!fs.existsSync(out)) {
+            const base = path.join(os.tmpdir(), `wcs-solfege-${id}`);
+            try {
+              fs.writeFileSync(`${base}.mid`, midiFile);
+              execFileSync(
+                'fluidsynth',
+                ['-ni', '-g', '0.6', '-r', '44100', '-F', `${base}.wav`, soundfont, `${base}.mid`],
+                {
+                  stdio: 'pipe',
+                },
+              );
+              encode(id, [`${base}.wav`]);
+            } finally {
+              for (const ext of ['mid', 'wav']) fs.rmSync(`${base}.${ext}`, { force: true });
+            }
+          }
+          const found = {
+            bpm: q.tempo,
+            share: 0,
+            detail: 'Solfege lesson',
+            key: q.key,
+            keyDetail: `Solfege \\key ${q.key}`,
+            keySource: 'stated',
+          };
+          keepRendered(
+            id,
+            plays > 1 ? `${song} ×${plays}` : song,
+            name,
+            'melodies (Solfege lessons, piano)',
+            found,
+            out,
+          );
         }
       }
       continue;

@@ -219,6 +219,13 @@ function casesFor(name: string, endpoint: Endpoint, ids: Ids): Case[] {
   if (hasQueryKey(endpoint, 'social_id') && ids.social)
     cases.push({ name, request: `${base}?social_id=${ids.social}` });
   if (name === 'listSongs') cases.push({ name, request: `${base}?genre=Pop&age_category=old&has_file=true` });
+  if (name === 'exportInterop') {
+    // A list and a filtered library in rekordbox XML: its collection in library order, then the
+    // list in its own order (services/interop/export.ts).
+    const xml = base.replace(/\/csv$/, '/rekordbox-xml');
+    cases.push({ name, request: `${xml}?genre=Pop` });
+    if (ids.event) cases.push({ name, request: `${xml}?event_id=${ids.event}` });
+  }
   return cases;
 }
 

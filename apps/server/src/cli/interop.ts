@@ -70,6 +70,7 @@ async function withDatabase<T>(
     db: import('../db/client.js').Db;
     config: import('../config.js').Config;
     connectionString: string;
+    pool: import('pg').Pool;
   }) => Promise<T>,
 ): Promise<T> {
   const [{ loadConfig }, { attachDatabase }, { createDatabase }] = await Promise.all([
@@ -85,7 +86,7 @@ async function withDatabase<T>(
   );
   const { pool, db } = createDatabase(database.connectionString, 2);
   try {
-    return await work({ db, config, connectionString: database.connectionString });
+    return await work({ db, pool, config, connectionString: database.connectionString });
   } finally {
     await pool.end();
     await database.close();
@@ -185,15 +186,24 @@ async function importCommand(target: string, options: ImportCliOptions): Promise
   }
 }
 
-/** `wcs export <format> --out FILE`: a playlist, an event's played songs or the whole library, as a DJ program's file. */
+/**
+ * `wcs export <format> --out FILE`: a playlist, an event's played songs or the whole library, as a
+ * DJ program's file. Written while it is read from the database, as the server sends it
+ * (services/interop/export.ts, streamSongs: memory stays at two batches of rows whatever the
+ * library's size), into a hidden file beside FILE that replaces it only once complete: a failed or
+ * interrupted export leaves FILE as it was.
+ */
 async function exportCommand(format: DjExportFormat, options: ExportCliOptions): Promise<void> {
-  const [{ exportSongs }, { AppError }] = await Promise.all([
+  const [{ streamSongs }, { AppError }] = await Promise.all([
     import('../services/interop/export.js'),
     import('../services/errors.js'),
   ]);
-  const file = await withDatabase(options, false, async ({ db }) => {
+  const out = path.resolve(options.out);
+  const partial = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.partial`);
+  const size = await withDatabase(options, false, async ({ db, pool }) => {
+    let file: Awaited<ReturnType<typeof streamSongs>>;
     try {
-      return await exportSongs(db, format, {
+      file = await streamSongs({ db, pool }, format, {
         ...(options.playlist !== undefined ? { playlistId: options.playlist } : {}),
         ...(options.event !== undefined ? { eventId: options.event } : {}),
         mappings: options.map,
@@ -202,10 +212,23 @@ async function exportCommand(format: DjExportFormat, options: ExportCliOptions):
       if (error instanceof AppError) throw new Error(error.message);
       throw error;
     }
+    try {
+      const handle = await fs.open(partial, 'wx');
+      try {
+        for await (const chunk of file.stream) await handle.write(chunk as Buffer);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const { size: written } = await fs.stat(partial);
+      await fs.rename(partial, out);
+      return written;
+    } catch (error) {
+      file.stream.destroy();
+      await fs.rm(partial, { force: true });
+      throw error;
+    }
   });
-  const out = path.resolve(options.out);
-  await fs.writeFile(out, file.content);
-  const size = typeof file.content === 'string' ? Buffer.byteLength(file.content) : file.content.length;
   console.log(`Wrote ${out} (${format}, ${size} bytes).`);
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest, forbidden } from '../services/errors.js';
-import { exportSongs, isStreamedExport, streamSongs } from '../services/interop/export.js';
+import { streamSongs } from '../services/interop/export.js';
 import { type InteropInput, runInterop } from '../services/interop/interop.js';
 import { receiveInteropUpload } from '../services/interop/upload.js';
 import type { UploadPart } from '../services/multipart.js';
@@ -112,20 +112,12 @@ export async function interopRoutes(app: FastifyInstance, deps: AppDeps) {
         ...(map ? { mappings: map } : {}),
         filter,
       };
-      // Written while it is sent where it can be (every format but a list or filtered library in
-      // rekordbox XML or Traktor NML, which are built in one piece): services/interop/export.ts.
-      if (isStreamedExport(format, selection)) {
-        const streamed = await streamSongs(deps, format, selection);
-        return reply
-          .type(streamed.contentType)
-          .header('content-disposition', attachment(streamed.fileName))
-          .send(streamed.stream);
-      }
-      const file = await exportSongs(deps.db, format, selection);
+      // Written while it is sent (services/interop/export.ts).
+      const streamed = await streamSongs(deps, format, selection);
       return reply
-        .type(file.contentType)
-        .header('content-disposition', attachment(file.fileName))
-        .send(file.content);
+        .type(streamed.contentType)
+        .header('content-disposition', attachment(streamed.fileName))
+        .send(streamed.stream);
     },
   });
 }

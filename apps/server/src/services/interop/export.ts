@@ -203,6 +203,11 @@ const playCount = sql<number>`(select coalesce(sum(w.play_count), 0) from song_w
 const summedPlayCount = sql`(case when dirty.song_id is null then coalesce(summary.play_count, 0)
   else coalesce((select sum(w.play_count) from song_window_plays w where w.song_id = ${songs.id}), 0) end)::int`;
 
+/**
+ * The export built in one piece: its definition, which the file served and written by the CLI
+ * (streamSongs) is checked against byte for byte (export-stream.int.test.ts). Not served: at
+ * 200,000 songs it holds the event loop for seconds.
+ */
 export async function exportSongs(
   db: Db,
   format: DjExportFormat,
@@ -276,20 +281,6 @@ export interface StreamedFile {
   stream: Readable;
 }
 
-/**
- * Whether `streamSongs` writes this export while it is sent: CSV, M3U and crates always (one list,
- * its rows in the cursor's order); rekordbox XML and Traktor NML for the whole library (a
- * collection in library order, then the active playlists). Their other exports, a list or a
- * filtered library, name every song of the collection again in a playlist of another order: built
- * in one piece (exportSongs), as before.
- */
-export function isStreamedExport(format: DjExportFormat, options: ExportSelection): boolean {
-  if (format !== 'rekordbox-xml' && format !== 'traktor-nml') return true;
-  const isList =
-    options.playlistId !== undefined || options.eventId !== undefined || options.freshPool === true;
-  return !isList && songFilterCondition(options.filter ?? {}) === undefined;
-}
-
 /** The active generated playlists, as the whole library's XML carries them: name order. */
 const activePlaylistsQuery = () =>
   sql`select ${playlists.id} as id, ${playlists.name} as name from ${playlists}
@@ -309,14 +300,14 @@ const exportColumns = (plays: SQL) => sql`${songs.id} as id, ${songs.title} as t
   ${songs.createdAt} as "createdAt", ${plays} as plays`;
 
 /**
- * The same file as `exportSongs(db, format, options)`, byte for byte, written while it is read
- * (formats and selections: isStreamedExport): the rows come from a cursor in one REPEATABLE READ
+ * The same file as `exportSongs(db, format, options)`, byte for byte, written while it is read,
+ * for every format and selection: the rows come from a cursor in one REPEATABLE READ
  * transaction (one snapshot, as the single query had: a song added or changed meanwhile is in the
  * file as it was when the export began, or not at all, and an XML file's count, collection and
  * playlists agree), BATCH_ROWS at a time; the next batch is fetched while one is written, and the
  * one after only when the reader has taken that (a stream's backpressure), so the event loop is
  * never held for more than one batch and memory stays at two batches whatever the library's
- * size. The whole library at 200,000 songs is 32.8 MB of CSV; built in one piece it held the
+ * size (but for an XML file's playlists: see `end`). The whole library at 200,000 songs is 32.8 MB of CSV; built in one piece it held the
  * event loop for seconds, and the server's overload guard refused other calls meanwhile
  * (docs/performance.md). An XML file's head says how many tracks follow: they are counted first
  * from their paths (which ones have a location the format takes), in the same snapshot. The
@@ -328,7 +319,6 @@ export async function streamSongs(
   format: DjExportFormat,
   options: ExportSelection = {},
 ): Promise<StreamedFile> {
-  if (!isStreamedExport(format, options)) throw new Error(`A ${format} export of a list is built whole`);
   const mappings = options.mappings ?? [];
   const { listName, songFilter, list, filtered } = await planExport(deps.db, options);
   const isOneList = list !== null || filtered !== undefined;
@@ -336,15 +326,17 @@ export async function streamSongs(
   const isCollection = format === 'rekordbox-xml' || format === 'traktor-nml';
   const dialect = new PgDialect();
   // A list (a playlist, an event, the fresh pool) in its order; songs the filters leave out drop
-  // out of it, as exportSongs's list does.
+  // out of it, as exportSongs's list does. An XML file's collection is in library order whatever
+  // the selection (its list is a playlist after it, written by `end`).
+  const inListOrder = list !== null && !isCollection;
   const query = dialect.sqlToQuery(sql`
     select ${exportColumns(summedPlayCount)}
     from ${songs}
-    ${list ? sql`join (${list}) list on list.song_id = ${songs.id}` : sql``}
+    ${inListOrder ? sql`join (${list}) list on list.song_id = ${songs.id}` : sql``}
     left join play_summary_songs summary on summary.song_id = ${songs.id}
     left join (select distinct song_id from play_summary_dirty) dirty on dirty.song_id = ${songs.id}
     where ${songFilter}
-    order by ${list ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
+    order by ${inListOrder ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
 
   const client = await deps.pool.connect();
   const fetchBatch = async () =>
@@ -387,7 +379,22 @@ export async function streamSongs(
    */
   const end = async (): Promise<{ tail: Iterable<Buffer | string> }> => {
     let tail: Iterable<Buffer | string> = [];
-    if (isCollection) {
+    if (isCollection && isOneList) {
+      // The one list, as exportSongs names it: a list's songs in its order (a song twice in a
+      // playlist twice), a filtered library in library order; each song's key and file only.
+      const members = dialect.sqlToQuery(sql`select ${songs.id} as id, ${songs.filePath} as "filePath",
+          ${songs.filePresent} as "filePresent" from ${songs}
+        ${list ? sql`join (${list}) list on list.song_id = ${songs.id}` : sql``}
+        where ${songFilter}
+        order by ${list ? sql`list.position` : sql`${songs.artist}, ${songs.title}, ${songs.id}`}`);
+      const rows = (
+        await client.query<Pick<ExportRow, 'id' | 'filePath' | 'filePresent'>>(members.sql, members.params)
+      ).rows;
+      tail = writer.tail({
+        tracks: rows.map((row) => fileTrack(row, mappings)),
+        playlists: [{ name: listName, path: [], trackKeys: rows.map((row) => String(row.id)) }],
+      });
+    } else if (isCollection) {
       const activeQuery = dialect.sqlToQuery(activePlaylistsQuery());
       const active = (await client.query<{ id: number; name: string }>(activeQuery.sql, activeQuery.params))
         .rows;
@@ -401,11 +408,7 @@ export async function streamSongs(
           join playlists p on p.id = ps.playlist_id where p.is_active) and ${songFilter}`);
       const tracks = (
         await client.query<Pick<ExportRow, 'id' | 'filePath' | 'filePresent'>>(files.sql, files.params)
-      ).rows.map((row): DjTrack => {
-        const track: DjTrack = { key: String(row.id), title: '', artist: '' };
-        if (row.filePresent && row.filePath) track.location = mapServerPath(row.filePath, mappings);
-        return track;
-      });
+      ).rows.map((row) => fileTrack(row, mappings));
       tail = writer.tail({ tracks, playlists: libraryPlaylists(active, rows) });
     }
     await client.query('commit');
@@ -453,6 +456,16 @@ export async function streamSongs(
     })();
   });
   return { fileName: exportFileName(format, listName), contentType: CONTENT_TYPES[format], stream };
+}
+
+/** What a playlist's entry needs of its song: its key and its file's path, mapped for the DJ. */
+function fileTrack(
+  row: Pick<ExportRow, 'id' | 'filePath' | 'filePresent'>,
+  mappings: readonly PathMapping[],
+): DjTrack {
+  const track: DjTrack = { key: String(row.id), title: '', artist: '' };
+  if (row.filePresent && row.filePath) track.location = mapServerPath(row.filePath, mappings);
+  return track;
 }
 
 /** A batch's parts as one chunk: text joined, or bytes (a crate's). */

@@ -128,6 +128,42 @@ describe('wcs import, wcs export and wcs library import', () => {
     // Only the song with a file has a location rekordbox can find.
     expect(written.tracks.map((track) => track.location)).toEqual(['C:/Music/tone.wav']);
 
+    // One event's songs in Traktor NML: a list in an XML format, written while it is read too.
+    const [event] = (await api('/events/')).data as Array<{ event_id: number }>;
+    const nml = path.join(dataDir, 'night.nml');
+    const night = await wcs([
+      'export',
+      'traktor-nml',
+      '--event',
+      String(event!.event_id),
+      '--out',
+      nml,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(night.code, night.stderr).toBe(0);
+    const size = (await fs.stat(nml)).size;
+    expect(night.stdout).toContain(`(traktor-nml, ${size} bytes)`);
+    const list = DJ_READERS['traktor-nml'].read(await fs.readFile(nml));
+    expect(list.playlists.map((playlist) => playlist.name)).toEqual([expect.stringMatching(/\(played\)$/)]);
+
+    // A failed export leaves the file it would have replaced as it was, and nothing beside it.
+    const before = await fs.readFile(out);
+    const missing = await wcs([
+      'export',
+      'rekordbox-xml',
+      '--playlist',
+      '999999',
+      '--out',
+      out,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Playlist 999999/);
+    expect((await fs.readFile(out)).equals(before)).toBe(true);
+    expect((await fs.readdir(dataDir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+
     const refused = await wcs(['import', path.join(FIXTURES, 'README.md'), '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/not a DJ program's file/);
