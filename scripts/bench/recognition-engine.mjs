@@ -11,9 +11,12 @@
 // of the engine, and for library sizes the full benchmark does not build (--songs 10000).
 //   node scripts/bench/recognition-engine.mjs [--songs 1000] [--positions 2] [--snr 5] [--reps 1]
 //                                             [--unknown-hours 12] [--track]
-// --track: every window detection in the music outside the index a hypothesis verified at its
-// predicted position in every later window (recognition/track.mjs); prints the strongest evidence
-// chance gives such hypotheses (windows from score 10 and 15), which a tracking bound must pass.
+// --track: the music outside the index recognised as the server recognises a recording (30 s chunks
+// with the 20 s tail before, recognition/stream.mjs), the stream's track-before-detect included
+// (audio/fingerprint/tracking.ts): false plays are the plays of that path (tracked ones merged as
+// recognition-chunk.ts does), and it prints the strongest evidence chance gives the tracked
+// hypotheses, which TRACK_BOUND must pass (the chance chains of one whole-track signal are then
+// not measured).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +26,7 @@ import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain
 import { addNoise, ffmpegToPcm, RATE, ROOM, roomQueries, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
-import { trackEvidence, trackSignal } from './recognition/track.mjs';
+import { streamChunks } from './recognition/stream.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -46,8 +49,7 @@ runMain(async () => {
   const engine = await dist('audio/fingerprint/index.js');
   const matcher = await dist('audio/fingerprint/matcher.js');
   const { chainDetections } = matcher;
-  const params = await dist('audio/fingerprint/params.js');
-  const peaksModule = await dist('audio/fingerprint/peaks.js');
+  const timeline = await dist('services/recognition/recognition-timeline.js');
   const { WEAK_SCORE, EVIDENCE_BOUND, FRAME_SECONDS } = await dist('audio/fingerprint/params.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
@@ -84,17 +86,10 @@ runMain(async () => {
       `index of ${songs.length} songs, ${(index.size / 1e6).toFixed(1)} M entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     const source = engine.memorySource(index, peaksOf);
-    // --track: every window detection a hypothesis, verified at its predicted position in every
-    // later window (scripts/bench/recognition/track.mjs); the evidence chance gives it.
-    const grids = new Map();
-    const gridOf = (id) => {
-      if (!grids.has(id)) grids.set(id, peaksOf.has(id) ? matcher.peakGrid(peaksOf.get(id)) : null);
-      return grids.get(id);
-    };
-    const songFrames = new Proxy({}, { get: (_, id) => (peaksOf.get(Number(id))?.t.at(-1) ?? -1) + 1 });
-    const trackChance = [];
+    // --track: the hypotheses chance gives tracking, the strongest evidence each reached.
+    const trackChance = new Map();
     let trackVerifications = 0;
-    let trackMs = 0;
+    const songFrames = new Proxy({}, { get: (_, id) => (peaksOf.get(Number(id))?.t.at(-1) ?? -1) + 1 });
     const times = [];
     let correct = 0;
     let known = 0;
@@ -147,8 +142,44 @@ runMain(async () => {
       writeWav(file, addNoise(ffmpegToPcm(ffmpeg, ['-i', track.file, '-af', room]), snr, 100 + k));
       const pcm = await decodeAudio(file, { sampleRate: engine.FINGERPRINT_SAMPLE_RATE, ffmpegPath: ffmpeg });
       unknownSeconds += pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
-      // recognizeWith's two steps, so the window detections also give the chance chains below.
       const started = performance.now();
+      if (tracking) {
+        // The server's path: chunk by chunk, every tracked hypothesis told from evidence 1 (the
+        // strongest chance gives), those at TRACK_BOUND merged as the server merges them.
+        const { chunks, verifications } = await streamChunks(engine, source, pcm, { bound: 1 });
+        unknownTime += performance.now() - started;
+        trackVerifications += verifications;
+        let heard = [];
+        for (const chunk of chunks) {
+          const pieces = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
+          const plays = engine.withSongSeconds(
+            engine.timelineOf(chunk.detections, chunk.frames, chunk.seconds),
+            (songId) => songFrames[songId],
+          );
+          const merge = { streamStartMs: 0, heardUntilMs: (chunk.begin + chunk.seconds) * 1000 };
+          heard = timeline.mergeDetections(heard, timeline.libraryDetections(plays, pieces), merge).plays;
+          for (const p of chunk.tracked) {
+            const at = Math.round((chunk.begin + p.songStartS) / 10);
+            const key = `${k}|${p.songId}|${at}`;
+            const name = `${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s (best window confidence ${p.confidence})`;
+            if ((trackChance.get(key)?.evidence ?? 0) < p.evidence)
+              trackChance.set(key, { evidence: p.evidence, name });
+          }
+          const told = chunk.tracked.filter((p) => p.evidence >= engine.TRACK_BOUND);
+          if (told.length > 0)
+            heard = timeline.mergeDetections(
+              heard,
+              timeline.trackedDetections(heard, told, pieces),
+              merge,
+            ).plays;
+        }
+        for (const play of heard)
+          falsePlays.push(
+            `  false play: ${track.id} (${track.origin}) ${(play.startMs / 1000).toFixed(0)}-${(play.endMs / 1000).toFixed(0)} s heard as song ${play.songId} (confidence ${play.confidence})`,
+          );
+        continue;
+      }
+      // recognizeWith's two steps, so the window detections also give the chance chains below.
       const frames = Math.floor((pcm.length - 1024) / 256) + 1;
       const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
       const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
@@ -163,19 +194,6 @@ runMain(async () => {
         minScore: Number.POSITIVE_INFINITY,
         evidenceBound: 1e-9,
       });
-      if (tracking) {
-        const trackStarted = performance.now();
-        const tracked = trackSignal(pcm, detections, gridOf, songFrames, { matcher, params, peaksModule });
-        trackMs += performance.now() - trackStarted;
-        trackVerifications += tracked.verifications;
-        for (const h of tracked.hypotheses)
-          for (const floor of [10, WEAK_SCORE])
-            trackChance.push({
-              floor,
-              evidence: trackEvidence(h, floor, matcher).evidence,
-              name: `${track.id} (${track.origin}) as song ${h.songId} from ${(h.seed.window * FRAME_SECONDS).toFixed(0)} s (seeds ${h.seeds.map((x) => x.toFixed(0)).join(' ')}; windows ${h.windows.map((w) => w.score.toFixed(0)).join(' ')})`,
-            });
-      }
       for (const chain of all)
         chains.push({
           evidence: chain.evidence,
@@ -205,14 +223,14 @@ runMain(async () => {
           .join(', ')} (EVIDENCE_BOUND ${EVIDENCE_BOUND})`,
     );
     for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
-    for (const floor of tracking ? [10, WEAK_SCORE] : []) {
-      const top = trackChance.filter((c) => c.floor === floor).sort((a, b) => b.evidence - a.evidence);
+    if (tracking) {
+      const top = [...trackChance.values()].sort((a, b) => b.evidence - a.evidence);
       console.log(
-        `Tracked hypotheses there (--track: ${trackVerifications} verifications at predicted positions, ${(trackMs / 1000).toFixed(1)} s), windows counted from score ${floor}: ` +
-          `${top.length}; strongest evidence ${top
+        `Tracked hypotheses there (--track, chunk by chunk: ${trackVerifications} verifications at predicted positions), windows counted from score ${WEAK_SCORE}: ` +
+          `${top.length} with evidence; strongest ${top
             .slice(0, 8)
             .map((c) => c.evidence.toFixed(1))
-            .join(', ')}`,
+            .join(', ')} (TRACK_BOUND ${engine.TRACK_BOUND})`,
       );
       for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
     }

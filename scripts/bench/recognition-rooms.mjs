@@ -23,13 +23,13 @@
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2] [--histories 0,120,1e9]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
-//     [--track] [--track-bounds 0,150] [--track-floors 15] [--track-inside] [--track-starts]
-// --track: track-before-detect, measured (recognition/track.mjs): every window detection of the
-// nights (and of the music outside the index) a hypothesis verified at its predicted position in
-// every later window; --track-bounds confirms those whose evidence (windows of --track-floors and
-// up) reaches the bound, as plays merged after the chunks' (0: none); --track-inside keeps one a
-// window hears as another song scoring at least its best (two songs sharing music); --track-starts
-// lets a tracked detection of a song the chunks heard tell its own song start.
+//     [--no-track] [--track-bounds 0,150]
+// The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
+// engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
+// (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
+// services/recognition/recognition-chunk.ts does. --track-bounds keeps the tracked plays whose
+// evidence reaches each bound (0: none, the chunks' windows alone; default TRACK_BOUND), all from
+// one recognition; --no-track recognises the nights without tracking (faster: no tracked plays).
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
 // that failed verification, and what the true song scores verified at the offset it was cut at;
 // and for the nights' library plays missed, the same for each of their windows (diagnoseMissed).
@@ -56,7 +56,7 @@ import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
-import { trackDetection, trackEvidence, trackSignal } from './recognition/track.mjs';
+import { streamChunks } from './recognition/stream.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -80,11 +80,8 @@ const reachesOption = option('--reaches', null);
 const reachMinsOption = option('--reach-mins', null);
 const reachConfidencesOption = option('--reach-confidences', null);
 const historiesOption = option('--histories', null);
-const tracking = process.argv.includes('--track');
+const tracking = !process.argv.includes('--no-track');
 const trackBoundsOption = option('--track-bounds', null);
-const trackFloorsOption = option('--track-floors', null);
-const trackInside = !process.argv.includes('--track-inside');
-const trackStarts = process.argv.includes('--track-starts');
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
@@ -179,25 +176,6 @@ runMain(async () => {
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     const source = engine.memorySource(index, peaksOf);
-    // --track: songs' grids for verification at a hypothesis's position, and the chunks' window
-    // detections in the whole signal's frames (the stream's), as seeds.
-    const grids = new Map();
-    const gridOf = (id) => {
-      if (!grids.has(id)) grids.set(id, peaksOf.has(id) ? matcher.peakGrid(peaksOf.get(id)) : null);
-      return grids.get(id);
-    };
-    const trackDeps = { matcher, params, peaksModule };
-    const globalSeeds = (chunks) =>
-      chunks.flatMap((chunk) => {
-        const shift = Math.round(chunk.begin / params.FRAME_SECONDS);
-        return chunk.detections.map((d) => ({
-          ...d,
-          first: d.first + shift,
-          last: d.last + shift,
-          window: d.window + shift,
-          offset: Math.round(d.offset - params.WARPS[d.warp].a * shift),
-        }));
-      });
     log(`index of ${songs.length} songs built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     console.log(
       `# Recognition in rooms (${new Date().toISOString()}, ${songs.length} songs in the index, ` +
@@ -398,18 +376,11 @@ runMain(async () => {
         });
         fs.rmSync(opus);
         const started = performance.now();
-        const chunks = await chunkDetections(pcm);
+        const { chunks, verifications } = await chunkDetections(pcm);
+        if (tracking) log(`night ${n + 1}: ${verifications} verifications of tracked hypotheses`);
         const seconds = pcm.length / engine.FINGERPRINT_SAMPLE_RATE;
         const speed = seconds / ((performance.now() - started) / 1000);
         records.push({ night: n + 1, room: room.name, snr, seconds, speed, truth: night.truth, chunks });
-        if (tracking) {
-          const trackStarted = performance.now();
-          const tracked = trackSignal(pcm, globalSeeds(chunks), gridOf, songFrames, trackDeps);
-          records.at(-1).tracks = tracked.hypotheses;
-          log(
-            `night ${n + 1}: ${tracked.hypotheses.length} hypotheses tracked, ${tracked.verifications} verifications in ${((performance.now() - trackStarted) / 1000).toFixed(1)} s`,
-          );
-        }
         if (process.argv.includes('--diagnose'))
           missed.push(...(await diagnoseMissed(records.at(-1), pcm, songFrames)));
         log(`night ${n + 1} (${room.name}, ${snr} dB) recognised at ${speed.toFixed(0)}x`);
@@ -557,24 +528,15 @@ runMain(async () => {
      * each chunk's window detections (as recognizeWith makes them); playsOf builds the plays.
      */
     async function chunkDetections(pcm) {
-      const rate = engine.FINGERPRINT_SAMPLE_RATE;
-      const chunk = 30 * rate;
-      const tail = 20 * rate;
-      const chunks = [];
-      for (let from = 0; from < pcm.length; from += chunk) {
-        const begin = Math.max(0, from - tail);
-        const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
-        const frames = window.length < 1024 ? 0 : Math.floor((window.length - 1024) / 256) + 1;
-        const { detections } = await engine.windowDetections(source, window, engine.windowScoreFor(frames));
-        chunks.push({
-          begin: begin / rate,
-          from: from / rate,
-          seconds: window.length / rate,
-          frames,
-          detections,
-        });
-      }
-      return chunks;
+      // The lowest bound asked tells every tracked play the others keep (playsOf).
+      const bounds = trackBoundsOption
+        ? trackBoundsOption
+            .split(',')
+            .map(Number)
+            .filter((x) => x > 0)
+        : [];
+      const track = tracking ? { bound: bounds.length ? Math.min(...bounds) : undefined } : { maxAlive: 0 };
+      return streamChunks(engine, source, pcm, track);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -591,8 +553,6 @@ runMain(async () => {
       const falsePlays = [];
       const chains = [];
       let recogniseMs = 0;
-      const trackChance = [];
-      const trackFloors = trackFloorsOption ? trackFloorsOption.split(',').map(Number) : [params.WEAK_SCORE];
       for (const [k, track] of music.entries()) {
         const room = held[k % held.length];
         const samples = ffmpegToPcm(ffmpeg, [
@@ -609,18 +569,6 @@ runMain(async () => {
         const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
         const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
         recogniseMs += performance.now() - started;
-        if (tracking) {
-          const lengths = {};
-          for (const d of detections) lengths[d.songId] = peaksOf.get(d.songId)?.t.at(-1) + 1;
-          const { hypotheses } = trackSignal(pcm, detections, gridOf, lengths, trackDeps);
-          for (const h of hypotheses)
-            for (const floor of trackFloors)
-              trackChance.push({
-                floor,
-                evidence: trackEvidence(h, floor, matcher).evidence,
-                name: `${track.id} (${room.name}) as song ${h.songId} from ${(h.seed.window * params.FRAME_SECONDS).toFixed(0)} s (seed ${h.seed.score.toFixed(1)}, windows ${h.windows.map((w) => w.score.toFixed(0)).join(' ')})`,
-              });
-        }
         for (const play of plays)
           falsePlays.push(
             `  false play: ${track.id} (${track.origin}, ${room.name}) ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
@@ -648,16 +596,6 @@ runMain(async () => {
             .join(', ')} (bound ${params.EVIDENCE_BOUND})`,
       );
       for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
-      for (const floor of tracking ? trackFloors : []) {
-        const top = trackChance.filter((c) => c.floor === floor).sort((a, b) => b.evidence - a.evidence);
-        console.log(
-          `\nTracked hypotheses (--track), windows counted from score ${floor}: ${top.length}; strongest evidence ${top
-            .slice(0, 8)
-            .map((c) => c.evidence.toFixed(1))
-            .join(', ')}`,
-        );
-        for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
-      }
       for (const line of falsePlays) console.log(line);
     }
   } finally {
@@ -685,8 +623,8 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
     ? reachConfidencesOption.split(',').map(Number)
     : [timeline.REACH_MAX_CONFIDENCE];
   const historyList = historiesOption ? historiesOption.split(',').map(Number) : [0];
-  const trackList = trackBoundsOption ? trackBoundsOption.split(',').map(Number) : [0];
-  const trackFloorList = trackFloorsOption ? trackFloorsOption.split(',').map(Number) : [params.WEAK_SCORE];
+  // Tracked plays kept from each bound (0: none); the server's TRACK_BOUND unless asked.
+  const trackList = trackBoundsOption ? trackBoundsOption.split(',').map(Number) : [engine.TRACK_BOUND];
   // Every (evidence bound, merge gap, rules, crossfade, fill, reach) combination, on the same
   // window detections.
   const variants = boundList.flatMap((bound) =>
@@ -698,21 +636,18 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
               reachMinList.flatMap((reachMin) =>
                 reachConfidenceList.flatMap((reachConfidence) =>
                   historyList.flatMap((history) =>
-                    trackList.flatMap((track) =>
-                      trackFloorList.map((trackFloor) => ({
-                        bound,
-                        gap,
-                        rules,
-                        crossfade,
-                        fill,
-                        reach,
-                        reachMin,
-                        reachConfidence,
-                        history,
-                        track,
-                        trackFloor,
-                      })),
-                    ),
+                    trackList.map((track) => ({
+                      bound,
+                      gap,
+                      rules,
+                      crossfade,
+                      fill,
+                      reach,
+                      reachMin,
+                      reachConfidence,
+                      history,
+                      track,
+                    })),
                   ),
                 ),
               ),
@@ -734,7 +669,6 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
       reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
       historyList.length > 1 ? `history ${v.history} s` : '',
       trackList.length > 1 ? `track bound ${v.track}` : '',
-      trackFloorList.length > 1 ? `track floor ${v.trackFloor}` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -765,7 +699,7 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
     for (const [b, variant] of variants.entries()) {
       const e = evaluate(
         record.truth,
-        playsOf(record.chunks, variant, { engine, params, timeline, songFrames, matcher }, record.tracks),
+        playsOf(record.chunks, variant, { engine, params, timeline, songFrames, matcher }),
       );
       const sum = sums[b];
       sum.seconds += record.seconds;
@@ -798,21 +732,8 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
  */
 function playsOf(
   chunks,
-  {
-    bound: evidenceBound,
-    gap,
-    rules,
-    crossfade,
-    fill,
-    reach,
-    reachMin,
-    reachConfidence,
-    history,
-    track,
-    trackFloor,
-  },
-  { engine, params, timeline, songFrames, matcher },
-  tracks,
+  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence, history, track },
+  { engine, params, timeline, songFrames },
 ) {
   let plays = [];
   const F = params.FRAME_SECONDS;
@@ -855,7 +776,7 @@ function playsOf(
     const pieces = [{ startS: 0, endS: signal.seconds, startAtMs: signal.begin * 1000 }];
     let detections = timeline.libraryDetections(found, pieces);
     if (rules === 'off') detections = detections.map(({ songStartMs: _, ...rest }) => rest);
-    plays = timeline.mergeDetections(plays, detections, {
+    const merge = {
       gapSeconds: gap,
       streamStartMs: 0,
       songStarts: rules === 'on' || rules === 'no-ends' || rules === 'starts',
@@ -868,45 +789,17 @@ function playsOf(
       reachSeconds: reach,
       reachMinSeconds: reachMin,
       reachMaxConfidence: reachConfidence,
-    }).plays;
-  }
-  // --track-bounds: the hypotheses confirmed by their tracked evidence, merged as detections of
-  // their own (after the chunks: figures of recall and boundaries, not of when a play is told).
-  if (track > 0 && tracks) {
-    const extra = [];
-    for (const h of tracks) {
-      const { evidence, counted } = trackEvidence(h, trackFloor, matcher);
-      if (evidence < track) continue;
-      const d = trackDetection(h, counted, { matcher, params }, songFrames);
-      // A hypothesis whose stretch a window hears as another song, scoring at least its best, is
-      // that song's music (two songs that share some), not a play of its own.
-      const best = Math.max(...h.seeds, ...counted.map((w) => w.score));
-      const inside = chunks.some((chunk) =>
-        chunk.detections.some((x) => {
-          const at = (chunk.begin + x.window * params.FRAME_SECONDS) * 1000;
-          return x.songId !== d.songId && x.score >= best && at >= d.startMs - 5000 && at <= d.endMs;
-        }),
-      );
-      // A song the chunks heard already keeps the start they told (--track-starts: the tracked
-      // detection's own, from one window, moves it).
-      const known = plays.some(
-        (p) => p.songId === d.songId && p.startMs <= d.endMs && p.endMs >= d.startMs - 45000,
-      );
-      if (known && !trackStarts) d.songStartMs = null;
-      if (!inside || !trackInside) extra.push(d);
+    };
+    plays = timeline.mergeDetections(plays, detections, merge).plays;
+    // The plays the stream's tracking told in this chunk (evidence at the variant's bound), after
+    // the chunk's own, as recognition-chunk.ts merges them (in the chunk's own signal's seconds).
+    const tracked = track > 0 ? (chunk.tracked ?? []).filter((p) => p.evidence >= track) : [];
+    if (tracked.length > 0) {
+      const own = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
+      let extra = timeline.trackedDetections(plays, tracked, own);
+      if (rules === 'off') extra = extra.map(({ songStartMs: _, ...rest }) => rest);
+      plays = timeline.mergeDetections(plays, extra, merge).plays;
     }
-    extra.sort((x, y) => x.startMs - y.startMs);
-    const last = chunks.at(-1);
-    plays = timeline.mergeDetections(plays, extra, {
-      gapSeconds: gap,
-      streamStartMs: 0,
-      crossfadeSeconds: crossfade,
-      fillSeconds: fill,
-      heardUntilMs: (last.begin + last.seconds) * 1000,
-      reachSeconds: reach,
-      reachMinSeconds: reachMin,
-      reachMaxConfidence: reachConfidence,
-    }).plays;
   }
   return plays.map((p) => ({
     songId: p.songId,

@@ -12,7 +12,8 @@
 //   times real time per core by CPU time (the machine is shared: CPU time is what one core
 //   spends), correct / wrong / false;
 // - 30 s Opus chunks (--chunks of them) end to end as the server's recognition job handles
-//   one: decoded, then recognised together with the 20 s of audio before it (50 s of signal).
+//   one: decoded, then recognised together with the 20 s of audio before it (50 s of signal),
+//   the stream's tracked hypotheses (those the 20 s before seeded) verified in its windows.
 //
 // Prints figures; asserts nothing.
 //   node scripts/bench/recognition-scale.mjs [--songs 10000,30000] [--positions 2] [--chunks 20]
@@ -149,13 +150,22 @@ runMain(async () => {
       const chunkCpu = [];
       let chunkFound = 0;
       for (const { opus, tail, truth } of chunks) {
+        // The stream's tracking after the chunk before (here: its tail alone), as the server keeps
+        // it; the chunk is then recognised as the server's job does (recognizeStream).
+        const { tracking } = await engine.recognizeStreamWith(source, tail, {
+          tailSamples: 0,
+          tracking: null,
+        });
         const c0 = cpuMs();
         const w0 = performance.now();
         const pcm = await decode(opus);
         const window = new Float32Array(tail.length + pcm.length);
         window.set(tail, 0);
         window.set(pcm, tail.length);
-        const plays = await engine.recognizeWith(source, window);
+        const { plays } = await engine.recognizeStreamWith(source, window, {
+          tailSamples: tail.length,
+          tracking,
+        });
         chunkWall.push(performance.now() - w0);
         chunkCpu.push(cpuMs() - c0);
         if (plays.some((play) => play.songId === truth)) chunkFound++;

@@ -49,6 +49,9 @@ import {
 } from './params.js';
 import { extractPeakSets, keepDensity, type Peaks } from './peaks.js';
 import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
+import { type TrackedPlay, type TrackOptions, type TrackState, trackChunk } from './tracking.js';
+
+export { TRACK_BOUND, type TrackedPlay, type TrackState } from './tracking.js';
 
 export const FINGERPRINT_VERSION: string = VERSION;
 export const FINGERPRINT_SAMPLE_RATE: number = SAMPLE_RATE;
@@ -263,14 +266,15 @@ export const soloScoreFor = (totalFrames: number, minScore: number = MIN_SCORE):
  * The window detections of `samples` and its length in frames: every window's candidates verified
  * down to `windowScore` at their songs' best keys, and at their other keys down to `keyScore`
  * (the window threshold: detectWindow), what recognizeWith chains into plays (the benchmarks
- * record them).
+ * record them); and the signal's verified peaks (absolute frames), which tracking verifies its
+ * hypotheses against.
  */
 export async function windowDetections(
   source: RecognitionSource,
   samples: Float32Array,
   windowScore: number,
   keyScore: number = Math.max(windowScore, MIN_SCORE),
-): Promise<{ detections: Detection[]; totalFrames: number }> {
+): Promise<{ detections: Detection[]; totalFrames: number; peaks: Pick<Peaks, 't' | 'f' | 'count'> }> {
   const { index } = source;
   const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
   const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
@@ -280,6 +284,10 @@ export async function windowDetections(
   const lastStart = Math.max(0, totalFrames - WINDOW_FRAMES);
   if (totalFrames > 0 && starts.at(-1) !== lastStart) starts.push(lastStart);
   const detections: Detection[] = [];
+  // The verified peaks of each segment's own frames (past its end, the next segment's; the last
+  // segment with windows keeps all of its own).
+  const peakT: Int32Array[] = [];
+  const peakF: Float32Array[] = [];
   // Songs' peak grids, loaded once per call for the candidates that need them.
   const grids = new Map<number, PeakGrid | null>();
   // Segments of SEGMENT_FRAMES window starts, analysed with the frames their windows need after
@@ -308,12 +316,35 @@ export async function windowDetections(
     for (const id of missing) grids.set(id, loaded.get(id) ?? null);
     // The segment's peaks at absolute frames.
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
+    const segEnd = segStart + SEGMENT_FRAMES;
+    const own = starts.at(-1)! >= segEnd ? firstFrameAtOrAfter(query.t, query.count, segEnd) : query.count;
+    peakT.push(query.t.subarray(0, own));
+    peakF.push(query.f.subarray(0, own));
     for (const [w, start] of windows.entries()) {
       await yieldToEventLoop();
       detections.push(...detectWindow(candidates[w]!, start, query, grids, windowScore, keyScore));
     }
   }
-  return { detections, totalFrames };
+  const count = peakT.reduce((n, t) => n + t.length, 0);
+  const t = new Int32Array(count);
+  const f = new Float32Array(count);
+  for (let k = 0, at = 0; k < peakT.length; at += peakT[k]!.length, k++) {
+    t.set(peakT[k]!, at);
+    f.set(peakF[k]!, at);
+  }
+  return { detections, totalFrames, peaks: { t, f, count } };
+}
+
+/** The first index of sorted `frames` (of `count`) at or after `frame`. */
+function firstFrameAtOrAfter(frames: Int32Array, count: number, frame: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid]! < frame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -376,14 +407,78 @@ export async function recognizeWith(
     windowScoreFor(totalFrames, options),
     scoreFor(options.minConfidence ?? 0.5),
   );
-  const plays = timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options);
+  return playsWithLengths(source, timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options));
+}
+
+/** The plays with their songs' lengths, from the grids verification read (cached: nothing more). */
+async function playsWithLengths(source: RecognitionSource, plays: TimelinePlay[]): Promise<TimelinePlay[]> {
   if (plays.length === 0) return plays;
-  // Their grids were read to verify them (cached): their lengths cost nothing more.
   const grids = await source.gridsOf([...new Set(plays.map((play) => play.songId))]);
   return withSongSeconds(plays, (songId) => {
     const grid = grids.get(songId);
     return grid ? grid.start.length - 1 : undefined;
   });
+}
+
+/** A chunk of a stream recognised: its plays, the tracked hypotheses told as plays, and the tracking. */
+export interface StreamRecognition {
+  plays: TimelinePlay[];
+  /** The window detections the plays were chained from (the benchmarks record them). */
+  detections: Detection[];
+  /** Seconds from the start of `samples` (negative: heard in chunks before). */
+  tracked: TrackedPlay[];
+  tracking: TrackState;
+  /** Verifications tracking made (hypotheses × windows). */
+  verifications: number;
+}
+
+/**
+ * One chunk of a stream (`samples`: the chunk, after `tailSamples` of the chunk before) recognised
+ * as recognizeTimeline does, and its hypotheses tracked on from `tracking`, the stream's state after
+ * the chunk before (null: the stream begins here, or its state was lost). The same arguments give
+ * the same result: nothing of `tracking` is changed.
+ */
+export async function recognizeStream(
+  db: Db,
+  samples: Float32Array,
+  stream: { tailSamples: number; tracking: TrackState | null },
+): Promise<StreamRecognition> {
+  const index = await currentIndex(db);
+  return recognizeStreamWith(
+    { index, gridsOf: (songIds) => cachedGrids(db, index, songIds) },
+    samples,
+    stream,
+  );
+}
+
+/** recognizeStream on a given index and peak source (the benchmarks'); `track` for their sweeps. */
+export async function recognizeStreamWith(
+  source: RecognitionSource,
+  samples: Float32Array,
+  stream: { tailSamples: number; tracking: TrackState | null },
+  track: TrackOptions = {},
+): Promise<StreamRecognition> {
+  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const { detections, peaks } = await windowDetections(source, samples, windowScoreFor(totalFrames));
+  const plays = await playsWithLengths(
+    source,
+    timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE),
+  );
+  const songIds = new Set([
+    ...detections.map((d) => d.songId),
+    ...(stream.tracking?.hypotheses.map((h) => h.songId) ?? []),
+  ]);
+  const grids = await source.gridsOf([...songIds]);
+  const {
+    state,
+    plays: tracked,
+    verifications,
+  } = trackChunk(
+    stream.tracking,
+    { samples: samples.length, tailSamples: stream.tailSamples, totalFrames, peaks, detections, grids },
+    track,
+  );
+  return { plays, detections, tracked, tracking: state, verifications };
 }
 
 /**

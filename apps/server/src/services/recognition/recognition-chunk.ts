@@ -1,11 +1,12 @@
 /**
  * One chunk's recognition: the chunk with the last TAIL_SECONDS of the chunk before, decoded at
  * the fingerprint rate, recognised against the library, mapped to wall-clock time and merged into
- * the recording's timeline; then the stretches nothing covers go to the cloud providers. Decoded
- * tails are kept in memory for the next chunk of the session.
+ * the recording's timeline, with the plays the stream's tracked hypotheses reached; then the
+ * stretches nothing covers go to the cloud providers. Decoded tails and the stream's tracking
+ * after each chunk are kept in memory for the next chunk of the session.
  */
 import { DecodeError, decodeAudio } from '../../audio/decode.js';
-import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../../audio/fingerprint/index.js';
+import { FINGERPRINT_SAMPLE_RATE, recognizeStream, type TrackState } from '../../audio/fingerprint/index.js';
 import type { recordingChunks } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
@@ -23,6 +24,7 @@ import {
   libraryDetections,
   mergeDetections,
   type PlaySpan,
+  trackedDetections,
   uncoveredStretches,
   type WindowPiece,
 } from './recognition-timeline.js';
@@ -103,6 +105,32 @@ export function rememberTail(deps: AppDeps, chunk: ChunkRow, samples: Float32Arr
 /** Empties the tail cache (tests: forces the decode of the chunk before, as after a restart). */
 export function forgetDecodedTails(): void {
   tailCache.clear();
+}
+
+/**
+ * The stream's tracking after recently recognised chunks (the engine's TrackState: at most 8
+ * hypotheses and the window detections of their stretch, a few kB), keyed as the tails and by
+ * recording. A chunk's
+ * recognition starts from the state after the chunk before; without it (another process, a
+ * restart, chunks recognised out of order) the chunk's signal begins the tracking anew, as the
+ * stream's first chunk does. Retry rebuilds it in order with the whole recording. The state after
+ * a chunk is only ever computed from the state before it, so a chunk recognised twice finds the
+ * same tracked plays, which merge as the first time did (nothing).
+ */
+const trackCache = new Map<string, TrackState>();
+/** (the recording's too: the same audio in two recordings follows different streams) */
+const trackKey = (deps: AppDeps, chunk: ChunkRow) => `${chunk.recordingId}|${tailKey(deps, chunk)}`;
+
+function rememberTracking(deps: AppDeps, chunk: ChunkRow, state: TrackState): void {
+  const key = trackKey(deps, chunk);
+  trackCache.delete(key);
+  trackCache.set(key, state);
+  while (trackCache.size > TAIL_CACHE_SIZE) trackCache.delete(trackCache.keys().next().value!);
+}
+
+/** Empties the tracking kept between chunks (tests: as after a restart). */
+export function forgetTracking(): void {
+  trackCache.clear();
 }
 
 export async function tailOf(deps: AppDeps, chunk: ChunkRow): Promise<ChunkTail | null> {
@@ -212,9 +240,20 @@ export async function recognizeChunk(
   window.set(tail, 0);
   window.set(samples, tail.length);
 
-  const detections = libraryDetections(await recognizeTimeline(deps.db, window), pieces);
+  // The stream's tracking goes on from the chunk before when this chunk continues it.
+  const tracking =
+    tail.length > 0 && previous ? (trackCache.get(trackKey(deps, previous.chunk)) ?? null) : null;
+  const found = await recognizeStream(deps.db, window, { tailSamples: tail.length, tracking });
+  rememberTracking(deps, chunk, found.tracking);
+  const detections = libraryDetections(found.plays, pieces);
   let merged = mergeDetections(timeline.plays, detections, { streamStartMs, heardUntilMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
+  // Songs the chunks' windows alone did not make plays of, found by tracking them (after them).
+  if (found.tracked.length > 0) {
+    const tracked = trackedDetections(merged.plays, found.tracked, pieces);
+    merged = mergeDetections(merged.plays, tracked, { streamStartMs, heardUntilMs });
+    removedIds = [...removedIds, ...merged.removedIds];
+  }
 
   // Stretches of this chunk that nothing covers: the cloud providers' turn.
   const errors: string[] = [];

@@ -5,6 +5,7 @@ import {
   libraryDetections,
   mergeDetections,
   type PlaySpan,
+  trackedDetections,
   uncoveredStretches,
   windowTimeToMs,
 } from './recognition-timeline.js';
@@ -410,6 +411,41 @@ describe('mergeDetections: a play’s end across a longer gap, from its song’s
     ]);
     const cloud: PlaySpan = { ...stored(2, 9, 10, 100), recognizer: 'acrcloud', songEndMs: s(130) };
     expect(spans(mergeDetections([cloud], [], { heardUntilMs: s(300) }).plays)).toEqual([[2, 9, 10, 100]]);
+  });
+});
+
+describe('trackedDetections', () => {
+  // A tracked play of song 7 heard 20-80 s into a window that began at 100 s, its song begun at 15 s.
+  const tracked = {
+    songId: 7,
+    startS: 20,
+    endS: 80,
+    confidence: 0.6,
+    songStartS: 15,
+    tempo: 1,
+    songSeconds: 200,
+  };
+  const pieces = [{ startS: 0, endS: 50, startAtMs: s(100) }];
+
+  it("tells its song's start and end where the timeline has no play of its song near it", () => {
+    const [d] = trackedDetections([stored(1, 8, 100, 200)], [tracked], pieces);
+    expect(d).toMatchObject({
+      songId: 7,
+      startMs: s(120),
+      endMs: s(180),
+      songStartMs: s(115),
+      songEndMs: s(315),
+    });
+    // A play of the song more than MERGE_GAP_SECONDS before it: the same.
+    expect(trackedDetections([stored(1, 7, 0, 74)], [tracked], pieces)[0]!.songStartMs).toBe(s(115));
+  });
+
+  it('leaves the start to a play of its song that overlaps it or lies within MERGE_GAP_SECONDS', () => {
+    for (const play of [stored(1, 7, 150, 300), stored(1, 7, 0, 76), stored(1, 7, 60, 130)]) {
+      const [d] = trackedDetections([play], [tracked], pieces);
+      expect(d!.songStartMs).toBeNull();
+      expect(d).toMatchObject({ startMs: s(120), endMs: s(180), songEndMs: s(315) });
+    }
   });
 });
 

@@ -134,6 +134,30 @@ export function libraryDetections(
   }));
 }
 
+/**
+ * The plays the engine's tracking told (recognizeStream's `tracked`, in the window's seconds) as
+ * library detections, merged after the chunk's own: a song the timeline has a play of already,
+ * overlapping or within MERGE_GAP_SECONDS, keeps the start that play tells (the chunks' windows
+ * placed it; a tracked play's start comes from one window, docs/performance.md,
+ * "Track-before-detect").
+ */
+export function trackedDetections(
+  plays: readonly Pick<Detection, 'songId' | 'startMs' | 'endMs'>[],
+  tracked: readonly TimelinePlay[],
+  pieces: readonly WindowPiece[],
+): Detection[] {
+  return libraryDetections(tracked, pieces).map((detection) =>
+    plays.some(
+      (play) =>
+        play.songId === detection.songId &&
+        play.startMs <= detection.endMs &&
+        play.endMs >= detection.startMs - MERGE_GAP_SECONDS * 1000,
+    )
+      ? { ...detection, songStartMs: null }
+      : detection,
+  );
+}
+
 /** A play of the recording being built: stored already (`id`) or new. */
 export interface PlaySpan extends Detection {
   id: number | null;

@@ -35,7 +35,7 @@ import {
 } from './recognition-chunk.js';
 import { storedPlaysOf, storeTimeline, summaryOf } from './recognition-store.js';
 
-export { forgetDecodedTails } from './recognition-chunk.js';
+export { forgetDecodedTails, forgetTracking } from './recognition-chunk.js';
 
 /** First key of the advisory lock (the second is the recording id): "WCSR". */
 const LOCK_NAMESPACE = 0x5743_5352;

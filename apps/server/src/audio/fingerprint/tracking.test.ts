@@ -1,0 +1,207 @@
+// Track-before-detect on signals built in memory: a song masked too deeply for any chunk's windows
+// to make a play is told by its hypothesis's evidence across chunks; each stretch of audio counts
+// once; the state given is never changed; chance, shared music, a song's end, silence and the
+// number of hypotheses bound what is tracked.
+import { describe, expect, it } from 'vitest';
+import {
+  indexSignal,
+  memorySource,
+  type RecognitionSource,
+  recognizeStreamWith,
+  type StreamRecognition,
+  windowDetections,
+  windowScoreFor,
+} from './index.js';
+import { type Detection, type PeakGrid, peakGrid, WINDOW_FRAMES, WINDOW_HOP } from './matcher.js';
+import { emptyIndex, mergeIndex } from './memory-index.js';
+import { FFT_SIZE, FRAME_SECONDS, HOP, SAMPLE_RATE } from './params.js';
+import { addNoise, synthSong } from './synth.js';
+import {
+  type ChunkSignal,
+  evidenceOf,
+  TRACK_BOUND,
+  TRACK_MAX_ALIVE,
+  type TrackState,
+  trackChunk,
+} from './tracking.js';
+
+const RATE = SAMPLE_RATE;
+const songs = [1, 2, 3].map((k) => synthSong(40 + k, 150, RATE));
+const peaksById = new Map(songs.map((samples, k) => [k + 1, indexSignal(samples).peaks]));
+const source: RecognitionSource = memorySource(
+  mergeIndex(
+    emptyIndex(),
+    new Set(),
+    songs.map((samples, k) => ({ songId: k + 1, revision: 1, hashes: indexSignal(samples).hashes })),
+  ),
+  peaksById,
+);
+const grids = new Map<number, PeakGrid | null>([...peaksById].map(([id, peaks]) => [id, peakGrid(peaks)]));
+
+/** Song 2 under white noise 14 dB louder than it: no 10 s window of it reaches the window threshold. */
+const masked = addNoise(songs[1]!, -14, 7);
+
+/** A signal recognised as the server's chunks are: 30 s, each after the 20 s tail of the one before. */
+async function stream(signal: Float32Array, start: TrackState | null = null) {
+  const results: { begin: number; found: StreamRecognition }[] = [];
+  let tracking = start;
+  for (let from = 0; from < signal.length; from += 30 * RATE) {
+    const begin = Math.max(0, from - 20 * RATE);
+    const found = await recognizeStreamWith(
+      source,
+      signal.subarray(begin, Math.min(signal.length, from + 30 * RATE)),
+      {
+        tailSamples: from - begin,
+        tracking,
+      },
+    );
+    tracking = found.tracking;
+    results.push({ begin: begin / RATE, found });
+  }
+  return results;
+}
+
+/** A chunk's signal for trackChunk, from a whole signal's [begin, end) seconds and given detections. */
+async function chunkSignal(
+  signal: Float32Array,
+  begin: number,
+  end: number,
+  tail: number,
+  detections?: Detection[],
+): Promise<ChunkSignal> {
+  const samples = signal.subarray(begin * RATE, end * RATE);
+  const totalFrames = Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const found = await windowDetections(source, samples, windowScoreFor(totalFrames));
+  return {
+    samples: samples.length,
+    tailSamples: tail * RATE,
+    totalFrames,
+    peaks: found.peaks,
+    detections: detections ?? found.detections,
+    grids,
+  };
+}
+
+/** A window detection of `songId` at window start `window` (frames), its song at `songFrame` there. */
+const seed = (songId: number, window: number, songFrame: number, score = 40): Detection => ({
+  songId,
+  warp: 0,
+  offset: songFrame - window,
+  score,
+  first: window + 10,
+  last: window + WINDOW_FRAMES - 10,
+  window,
+});
+
+describe('tracking', () => {
+  it('tells a song no chunk makes a play of, from its evidence across chunks, where it is', async () => {
+    const results = await stream(masked);
+    // The chunks' windows alone: nothing (a window or two of 15-45 per chunk, no play).
+    expect(results.flatMap((r) => r.found.plays)).toEqual([]);
+    const told = results.flatMap((r) => r.found.tracked.map((p) => ({ ...p, at: r.begin })));
+    expect(told.length).toBeGreaterThan(0);
+    expect(new Set(told.map((p) => p.songId))).toEqual(new Set([2]));
+    expect(told.every((p) => p.evidence >= TRACK_BOUND)).toBe(true);
+    // Told as soon as the evidence passed the bound (the second chunk), then grown chunk by chunk.
+    expect(told[0]!.at).toBeLessThanOrEqual(40);
+    const last = told.at(-1)!;
+    expect(last.at + last.songStartS).toBeCloseTo(0, 0);
+    expect(last.at + last.startS).toBeLessThan(10);
+    expect(last.at + last.endS).toBeGreaterThan(135);
+    expect(last.tempo).toBeCloseTo(1, 2);
+    expect(last.songSeconds).toBeCloseTo(150, 0);
+    for (const [k, p] of told.entries()) if (k > 0) expect(p.evidence).toBeGreaterThan(told[k - 1]!.evidence);
+  }, 60_000);
+
+  it('counts each stretch of audio once: windows of the stream grid, seeds heard once', async () => {
+    const results = await stream(masked);
+    const [h] = results.at(-1)!.found.tracking.hypotheses;
+    expect(h).toBeDefined();
+    const starts = h!.windows.map((w) => w.start);
+    expect(starts.every((start) => start % WINDOW_HOP === 0)).toBe(true);
+    expect(new Set(starts).size).toBe(starts.length);
+    // No seed twice (a chunk's tail is heard again by the next), no window where a seed was heard.
+    const seeds = h!.seeds.map((w) => w.start).sort((x, y) => x - y);
+    for (let k = 1; k < seeds.length; k++) expect(seeds[k]! - seeds[k - 1]!).toBeGreaterThan(WINDOW_HOP / 2);
+    for (const start of starts) expect(seeds.every((s) => Math.abs(s - start) > WINDOW_HOP / 2)).toBe(true);
+    // The evidence is the sum of those windows' scores.
+    const sum = [...h!.seeds, ...h!.windows].reduce((total, w) => total + w.score, 0);
+    expect(evidenceOf(h!)).toBeCloseTo(sum, 6);
+  }, 60_000);
+
+  it('never changes the state it is given: a chunk tracked twice tells the same', async () => {
+    const first = await chunkSignal(masked, 0, 30, 0);
+    const { state } = trackChunk(null, first);
+    const copy = structuredClone(state);
+    const second = await chunkSignal(masked, 10, 60, 20);
+    const once = trackChunk(state, second);
+    const twice = trackChunk(state, second);
+    expect(state).toEqual(copy);
+    expect(twice).toEqual(once);
+    // Without a tail, the chunk begins a stream of its own: nothing carried over.
+    const alone = trackChunk(state, { ...second, tailSamples: 0 });
+    expect(alone.state.hypotheses.every((h) => h.born >= 0 && h.born < second.totalFrames)).toBe(true);
+    expect(alone.state.endSample).toBe(second.samples);
+  }, 60_000);
+
+  it('does not tell a song that is not playing, seeded by chance', async () => {
+    // Song 2 plays; a chance window says song 1 at its 40 s.
+    const signal = await chunkSignal(masked, 0, 50, 0, [seed(1, 0, Math.round(40 / FRAME_SECONDS), 40)]);
+    let { state, plays } = trackChunk(null, signal);
+    expect(state.hypotheses.map((h) => h.songId)).toEqual([1]);
+    for (let from = 50; from + 30 <= 150; from += 30) {
+      const next = trackChunk(state, await chunkSignal(masked, from - 20, from + 30, 20, []));
+      plays = [...plays, ...next.plays];
+      state = next.state;
+    }
+    expect(plays).toEqual([]);
+    // Dropped TRACK_DROP_SECONDS after its seed: no window heard song 1 there.
+    expect(state.hypotheses).toEqual([]);
+  }, 60_000);
+
+  it("keeps quiet a hypothesis whose stretch another song's window hears at least as well", async () => {
+    const clean = songs[1]!;
+    const plain = await chunkSignal(clean, 0, 50, 0);
+    expect(trackChunk(null, plain).plays.map((p) => p.songId)).toContain(2);
+    // A window of song 3 scoring more than any of song 2's, inside song 2's stretch.
+    const best = Math.max(...plain.detections.map((d) => d.score));
+    const shared = trackChunk(null, {
+      ...plain,
+      detections: [...plain.detections, seed(3, 600, 900, best + 1)],
+    });
+    expect(shared.plays.map((p) => p.songId)).not.toContain(2);
+  }, 60_000);
+
+  it("drops a hypothesis at its song's end", async () => {
+    // Song 2's last 40 s, then song 1 from its start.
+    const signal = new Float32Array(100 * RATE);
+    signal.set(songs[1]!.subarray(110 * RATE), 0);
+    signal.set(addNoise(songs[0]!.subarray(0, 60 * RATE), 20, 3), 40 * RATE);
+    let state: TrackState | null = null;
+    const alive: number[][] = [];
+    for (let from = 0; from < signal.length; from += 30 * RATE) {
+      const begin = Math.max(0, from - 20 * RATE);
+      const end = Math.min(signal.length, from + 30 * RATE);
+      ({ state } = trackChunk(
+        state,
+        await chunkSignal(signal, begin / RATE, end / RATE, (from - begin) / RATE),
+      ));
+      alive.push(state.hypotheses.map((h) => h.songId));
+    }
+    // Song 2 tracked while it plays, gone once its song ended (at 40 s), song 1 tracked after.
+    expect(alive[0]).toContain(2);
+    expect(alive.at(-1)).not.toContain(2);
+    expect(alive.at(-1)).toContain(1);
+  }, 60_000);
+
+  it('tracks at most TRACK_MAX_ALIVE hypotheses, the strongest seeds', async () => {
+    const plain = await chunkSignal(masked, 0, 30, 0, []);
+    const many = Array.from({ length: TRACK_MAX_ALIVE + 3 }, (_, k) =>
+      seed(1, WINDOW_HOP * (k % 3), 300 + 200 * k, 20 + k),
+    );
+    const { state } = trackChunk(null, { ...plain, detections: many });
+    expect(state.hypotheses.length).toBeLessThanOrEqual(TRACK_MAX_ALIVE);
+    const kept = state.hypotheses.map((h) => h.seeds[0]!.score);
+    expect(Math.min(...kept)).toBeGreaterThanOrEqual(20 + 3);
+  }, 60_000);
+});

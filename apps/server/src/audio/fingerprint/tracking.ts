@@ -1,0 +1,350 @@
+/**
+ * Track-before-detect across a stream's chunks (docs/performance.md, "Track-before-detect"): a
+ * window detection of song S (score WEAK_SCORE and up) is a hypothesis that S plays at that
+ * position. In every later 10 s window of the stream (hop WINDOW_HOP) the hypothesis is verified
+ * at the position it predicts (verifyCandidate at its warp and the offset its tempo gives), whether
+ * or not the window's votes propose S. Its evidence is the scores of its seeds and of its tracked
+ * windows of TRACK_FLOOR and up, once they span two windows that share no audio; a hypothesis
+ * whose evidence reaches TRACK_BOUND is a play. The bound was chosen on music outside the index
+ * (chance hypotheses: strongest evidence 99 in 11.01 h) and the tuning nights.
+ *
+ * The state between chunks (TrackState) is plain data: the recognition service keeps it per
+ * stream, as it keeps the decoded tails, and rebuilds it in order on Retry. trackChunk never
+ * changes the state it is given, so a chunk processed twice from the same state finds the same.
+ * Each stretch of audio counts once: the windows are a grid of the stream (each verified by the
+ * first chunk that holds it whole), a chunk's detections in the tail that the chunk before heard
+ * already are no seeds again, and a hypothesis is not verified again in a window its seed heard.
+ * A tracked window that a window of the chunk hears better as the same song at another position
+ * does not count.
+ */
+import {
+  CORROBORATING_FRAMES,
+  confidenceOf,
+  type Detection,
+  type PeakGrid,
+  TAIL_SECONDS,
+  verifyCandidate,
+  WINDOW_FRAMES,
+  WINDOW_HOP,
+} from './matcher.js';
+import { FRAME_SECONDS, HOP, PEAK_TIME_RADIUS, RANK_RADIUS, WARPS, WEAK_SCORE } from './params.js';
+import type { Peaks } from './peaks.js';
+
+/** The evidence that makes a tracked hypothesis a play: 1.5 times the strongest chance gave (99). */
+export const TRACK_BOUND = 150;
+/** The tracked windows that count as evidence (and re-anchor the position): as the chunks' own. */
+export const TRACK_FLOOR = WEAK_SCORE;
+/** Hypotheses tracked at once per stream (the strongest seeds first). */
+export const TRACK_MAX_ALIVE = 8;
+/** A hypothesis no window has heard at TRACK_FLOOR for this long is dropped. */
+export const TRACK_DROP_SECONDS = 60;
+
+/** Seed and prediction this close (frames) are one hypothesis. */
+const SAME_FRAMES = 6;
+/** The tempo is refitted on the anchors of the last REFIT_SECONDS, once they span REFIT_MIN_SECONDS. */
+const REFIT_FRAMES = Math.round(120 / FRAME_SECONDS);
+const REFIT_MIN_FRAMES = Math.round(10 / FRAME_SECONDS);
+/** How far the refitted tempo may move from its warp's (the warps are 2% apart). */
+const TEMPO_SPAN = 0.015;
+/** Frames at a signal's end whose peaks lack context: windows reaching them wait for the next chunk. */
+const EDGE_FRAMES = PEAK_TIME_RADIUS + RANK_RADIUS;
+/** A window of another song this far before a hypothesis's first peak still shares its music. */
+const SHARED_LEAD_FRAMES = Math.round(5 / FRAME_SECONDS);
+
+/** A window that heard a hypothesis's song (stream frames; `ref`: the song's frame at its centre). */
+export interface TrackedWindow {
+  start: number;
+  score: number;
+  first: number;
+  last: number;
+  ref: number;
+}
+
+export interface Hypothesis {
+  songId: number;
+  warp: number;
+  /** Song frames per stream frame (its tempo). */
+  slope: number;
+  /** [stream frame of a window's centre, song frame there] of its recent windows at TRACK_FLOOR. */
+  anchors: [number, number][];
+  /** Start of its first seed's window, and of its last window heard at TRACK_FLOOR. */
+  born: number;
+  lastGood: number;
+  /** The window detections that seeded it (chunks' windows), and its tracked windows at TRACK_FLOOR. */
+  seeds: TrackedWindow[];
+  windows: TrackedWindow[];
+  /** The evidence it had when last told as a play (0: never). */
+  told: number;
+}
+
+/** A stream's tracking between chunks: plain data (stream frames count from the stream's start). */
+export interface TrackState {
+  /** Stream samples heard: where the last chunk's signal ended. */
+  endSample: number;
+  /** The next window of the stream's grid to verify. */
+  nextWindow: number;
+  /** The chunk before heard windows starting up to here: the next chunk's are no seeds again. */
+  seededUntil: number;
+  hypotheses: Hypothesis[];
+  /** Recent window detections of every song (the shared-music rule). */
+  heard: { songId: number; window: number; score: number }[];
+}
+
+/** A hypothesis told as a play, in seconds from the start of the chunk's signal (TimelinePlay's terms). */
+export interface TrackedPlay {
+  songId: number;
+  startS: number;
+  endS: number;
+  confidence: number;
+  songStartS: number;
+  tempo: number;
+  songSeconds: number | null;
+  /** Its evidence (the benchmarks compare bounds). */
+  evidence: number;
+}
+
+export interface TrackOptions {
+  /** TRACK_BOUND unless given (the benchmarks tell every hypothesis from a lower one). */
+  bound?: number;
+  floor?: number;
+  maxAlive?: number;
+  dropSeconds?: number;
+}
+
+export interface ChunkSignal {
+  /** Samples of the signal (the chunk with the tail of the one before). */
+  samples: number;
+  /** Of them, the tail: samples the stream has heard already (0: the stream begins here). */
+  tailSamples: number;
+  /** The signal's frames, its verified peaks and its window detections (windowDetections). */
+  totalFrames: number;
+  peaks: Pick<Peaks, 't' | 'f' | 'count'>;
+  detections: readonly Detection[];
+  /** Grids of the songs of `detections` and of the state's hypotheses. */
+  grids: ReadonlyMap<number, PeakGrid | null>;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const songFramesOf = (grid: PeakGrid) => grid.start.length - 1;
+
+/** Where a hypothesis places its song at stream frame c (a window's centre). */
+const predict = (h: Hypothesis, c: number) => {
+  const [c0, r0] = h.anchors.at(-1)!;
+  return r0 + h.slope * (c - c0);
+};
+
+/** The tempo from the anchors of the last REFIT_FRAMES, within TEMPO_SPAN of the warp's. */
+function refit(h: Hypothesis): void {
+  const lastC = h.anchors.at(-1)![0];
+  h.anchors = h.anchors.filter(([c]) => c >= lastC - REFIT_FRAMES);
+  const span = lastC - h.anchors[0]![0];
+  if (span < REFIT_MIN_FRAMES) return;
+  const n = h.anchors.length;
+  const mc = h.anchors.reduce((s, [c]) => s + c, 0) / n;
+  const mr = h.anchors.reduce((s, [, r]) => s + r, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [c, r] of h.anchors) {
+    num += (c - mc) * (r - mr);
+    den += (c - mc) ** 2;
+  }
+  const a = WARPS[h.warp]!.a;
+  h.slope = Math.min(a * (1 + TEMPO_SPAN), Math.max(a * (1 - TEMPO_SPAN), num / den));
+}
+
+/**
+ * A hypothesis's evidence: its seeds' scores and its counted windows' (at `floor` and up), once
+ * their windows span two that share no audio (as chaining asks); 0 before.
+ */
+export function evidenceOf(h: Pick<Hypothesis, 'seeds' | 'windows'>, floor: number = TRACK_FLOOR): number {
+  const counted = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
+  const starts = counted.map((w) => w.start);
+  if (Math.max(...starts) - Math.min(...starts) < CORROBORATING_FRAMES) return 0;
+  return counted.reduce((s, w) => s + w.score, 0);
+}
+
+/**
+ * One chunk's tracking: `previous` is the stream's state after the chunk before (null when the
+ * stream begins here, or it was lost: the signal then begins a stream of its own). Returns the
+ * state after this chunk and the hypotheses whose evidence reached the bound and grew in this
+ * chunk, as plays heard so far (their seeds' and counted windows' span).
+ */
+export function trackChunk(
+  previous: TrackState | null,
+  signal: ChunkSignal,
+  options: TrackOptions = {},
+): { state: TrackState; plays: TrackedPlay[]; verifications: number } {
+  const bound = options.bound ?? TRACK_BOUND;
+  const floor = options.floor ?? TRACK_FLOOR;
+  const maxAlive = options.maxAlive ?? TRACK_MAX_ALIVE;
+  const dropFrames = (options.dropSeconds ?? TRACK_DROP_SECONDS) / FRAME_SECONDS;
+  const continued = previous !== null && signal.tailSamples > 0;
+  const state: TrackState = continued
+    ? structuredClone(previous)
+    : { endSample: signal.tailSamples, nextWindow: 0, seededUntil: -WINDOW_HOP, hypotheses: [], heard: [] };
+  // The signal's first sample in the stream, and its frame 0 as a stream frame.
+  const signalStart = state.endSample - signal.tailSamples;
+  const s = Math.round(signalStart / HOP);
+  const half = Math.round(WINDOW_FRAMES / 2);
+  const { peaks, grids } = signal;
+
+  // The chunk's window detections, in stream frames; those the chunk before heard are no seeds.
+  const detections = signal.detections.map((d) => ({
+    ...d,
+    window: d.window + s,
+    first: d.first + s,
+    last: d.last + s,
+    ref: Math.round((d.window + half) * WARPS[d.warp]!.a) + d.offset,
+  }));
+  state.heard.push(...detections.map((d) => ({ songId: d.songId, window: d.window, score: d.score })));
+  const seeds = detections
+    .filter((d) => d.window > state.seededUntil + WINDOW_HOP / 2 && d.score >= floor)
+    .sort((x, y) => x.window - y.window);
+
+  const alive = state.hypotheses;
+  const done: Hypothesis[] = [];
+  let next = 0;
+  const addSeedsUpTo = (W: number) => {
+    while (next < seeds.length && seeds[next]!.window <= W) {
+      const d = seeds[next++]!;
+      const seed: TrackedWindow = {
+        start: d.window,
+        score: d.score,
+        first: d.first,
+        last: d.last,
+        ref: d.ref,
+      };
+      const sc = d.window + half;
+      const same = alive.find(
+        (h) => h.songId === d.songId && Math.abs(predict(h, sc) - d.ref) <= SAME_FRAMES,
+      );
+      if (same) {
+        same.seeds.push(seed);
+        same.anchors.push([sc, d.ref]);
+        same.lastGood = Math.max(same.lastGood, d.window);
+        refit(same);
+        continue;
+      }
+      alive.push({
+        songId: d.songId,
+        warp: d.warp,
+        slope: WARPS[d.warp]!.a,
+        anchors: [[sc, d.ref]],
+        born: d.window,
+        lastGood: d.window,
+        seeds: [seed],
+        windows: [],
+        told: 0,
+      });
+    }
+    // Bounded: the strongest hypotheses by the best seed they have shown.
+    alive.sort(
+      (x, y) =>
+        Math.max(...y.seeds.map((w) => w.score)) - Math.max(...x.seeds.map((w) => w.score)) ||
+        y.lastGood - x.lastGood,
+    );
+    while (alive.length > maxAlive) done.push(alive.pop()!);
+  };
+
+  // The stream's windows this signal holds whole (and clear of its last frames), not verified yet.
+  const end = s + signal.totalFrames - EDGE_FRAMES;
+  let W = Math.max(state.nextWindow, Math.ceil(s / WINDOW_HOP) * WINDOW_HOP);
+  let verifications = 0;
+  for (; W + WINDOW_FRAMES <= end; W += WINDOW_HOP) {
+    // (a seed's window within half a hop of W hears W's audio: it comes first, W is not verified)
+    addSeedsUpTo(W + WINDOW_HOP / 2);
+    const c = W + half;
+    for (let k = alive.length - 1; k >= 0; k--) {
+      const h = alive[k]!;
+      const grid = grids.get(h.songId);
+      const refC = predict(h, c);
+      if (!grid || W - h.lastGood > dropFrames || refC > songFramesOf(grid) || refC < 0) {
+        done.push(...alive.splice(k, 1));
+        continue;
+      }
+      // Not before its seed, nor again where a seed of it was heard.
+      if (W <= h.born || h.seeds.some((x) => Math.abs(x.start - W) <= WINDOW_HOP / 2)) continue;
+      const a = WARPS[h.warp]!.a;
+      const local = c - s;
+      const r = verifyCandidate(peaks, W - s, W - s + WINDOW_FRAMES, grid, {
+        warp: h.warp,
+        offset: Math.round(refC) - Math.round(local * a),
+      });
+      verifications++;
+      if (r.score < floor || r.first < 0) continue;
+      // A window of the chunk that hears this stretch as the same song at another position, and
+      // better, says the music is not where the hypothesis has it (chance in a song after a cut,
+      // a loop's other repeat): not counted.
+      const elsewhere = detections.some(
+        (d) =>
+          d.songId === h.songId &&
+          Math.abs(d.window - W) < WINDOW_FRAMES &&
+          d.score > r.score &&
+          Math.abs(d.ref - predict(h, d.window + half)) > SAME_FRAMES,
+      );
+      if (elsewhere) continue;
+      const ref = Math.round(local * a) + r.offset;
+      h.windows.push({ start: W, score: r.score, first: r.first + s, last: r.last + s, ref });
+      h.anchors.push([c, ref]);
+      h.lastGood = W;
+      refit(h);
+    }
+  }
+  addSeedsUpTo(Number.POSITIVE_INFINITY);
+  state.nextWindow = Math.max(state.nextWindow, W);
+  state.seededUntil = s + Math.max(0, signal.totalFrames - WINDOW_FRAMES);
+  state.endSample = signalStart + signal.samples;
+
+  // The hypotheses at the bound whose evidence grew: plays, unless another song's window heard
+  // their stretch at least as well as their best (two songs sharing music: it is that song's).
+  const plays: TrackedPlay[] = [];
+  for (const h of [...done, ...alive]) {
+    const evidence = evidenceOf(h, floor);
+    if (evidence < bound || evidence <= h.told) continue;
+    const play = playOf(h, floor, grids.get(h.songId), signalStart / HOP);
+    const parts = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
+    const best = Math.max(...parts.map((w) => w.score));
+    const first = Math.min(...parts.map((w) => w.first));
+    const last = Math.max(...parts.map((w) => w.last)) + TAIL_SECONDS / FRAME_SECONDS;
+    const shared = state.heard.some(
+      (x) =>
+        x.songId !== h.songId &&
+        x.score >= best &&
+        x.window >= first - SHARED_LEAD_FRAMES &&
+        x.window <= last,
+    );
+    h.told = evidence;
+    if (!shared) plays.push({ ...play, evidence });
+  }
+  state.hypotheses = alive;
+  // Detections older than every live hypothesis's stretch no longer matter.
+  const since = Math.min(
+    ...alive.map((h) => Math.min(...[...h.seeds, ...h.windows].map((w) => w.first))),
+    s + signal.totalFrames,
+  );
+  state.heard = state.heard.filter((x) => x.window >= since - SHARED_LEAD_FRAMES - WINDOW_FRAMES);
+  return { state, plays, verifications };
+}
+
+/**
+ * The play a hypothesis makes, in seconds from stream frame `s` (the signal's start, a fraction of
+ * a frame as the stream's samples place it): its seeds' and counted windows'
+ * verified peaks, where its song began and ends as its best window hears it, that window's
+ * confidence.
+ */
+function playOf(h: Hypothesis, floor: number, grid: PeakGrid | null | undefined, s: number) {
+  const parts = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
+  const best = parts.reduce((x, y) => (y.score > x.score ? y : x));
+  const first = Math.min(...parts.map((w) => w.first));
+  const last = Math.max(...parts.map((w) => w.last));
+  const songStart = best.start + Math.round(WINDOW_FRAMES / 2) - best.ref / h.slope;
+  return {
+    songId: h.songId,
+    startS: round2((first - s) * FRAME_SECONDS),
+    endS: round2((last - s) * FRAME_SECONDS + TAIL_SECONDS),
+    confidence: round2(confidenceOf(best.score)),
+    songStartS: round2((songStart - s) * FRAME_SECONDS),
+    tempo: Math.round(h.slope * 1e4) / 1e4,
+    songSeconds: grid ? round2(songFramesOf(grid) * FRAME_SECONDS) : null,
+  };
+}

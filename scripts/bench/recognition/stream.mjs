@@ -1,0 +1,40 @@
+// A signal recognised as the server recognises a recording (services/recognition/
+// recognition-chunk.ts): 30 s chunks, each with the 20 s tail of the one before, through the
+// engine's recognizeStreamWith, the stream's tracking (audio/fingerprint/tracking.ts) going on
+// from chunk to chunk. Per chunk: where its signal begins and the chunk itself, its length, its
+// window detections (what its plays are chained from) and the plays its tracking told.
+
+export const CHUNK_SECONDS = 30;
+export const TAIL_SECONDS = 20;
+
+/** `track`: the tracking's options (a lower `bound` tells more; the caller keeps those it wants). */
+export async function streamChunks(engine, source, pcm, track = {}) {
+  const rate = engine.FINGERPRINT_SAMPLE_RATE;
+  const chunk = CHUNK_SECONDS * rate;
+  const tail = TAIL_SECONDS * rate;
+  const chunks = [];
+  let tracking = null;
+  let verifications = 0;
+  for (let from = 0; from < pcm.length; from += chunk) {
+    const begin = Math.max(0, from - tail);
+    const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
+    const frames = window.length < 1024 ? 0 : Math.floor((window.length - 1024) / 256) + 1;
+    const found = await engine.recognizeStreamWith(
+      source,
+      window,
+      { tailSamples: from - begin, tracking },
+      track,
+    );
+    tracking = found.tracking;
+    verifications += found.verifications;
+    chunks.push({
+      begin: begin / rate,
+      from: from / rate,
+      seconds: window.length / rate,
+      frames,
+      detections: found.detections,
+      tracked: found.tracked,
+    });
+  }
+  return { chunks, verifications };
+}
