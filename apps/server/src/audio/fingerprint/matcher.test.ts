@@ -466,14 +466,22 @@ describe('matcher', () => {
     }
     const pieces = mergeIndex(emptyIndex(), new Set(), added, 9);
     expect(pieces.pieceSong.length).toBe(36);
+    // And every song one piece (the sieve keys hits by their piece then, without its table).
+    const whole = mergeIndex(emptyIndex(), new Set(), added);
+    expect(whole.pieceSong.length).toBe(12);
     const source = synthSong(45, 40, SAMPLE_RATE);
     const query = addNoise(source.subarray(200 * HOP, 200 * HOP + 30 * SAMPLE_RATE), 0, 9);
     const local = extractPeaks(query, QUERY_PEAKS);
     const perWarp = WARPS.map((warp) => hashPeaks(local, warp, QUERY_TARGETS));
     const base = 3000;
     let compared = 0;
-    for (const maxBucket of [Number.POSITIVE_INFINITY, 4]) {
-      const matches = collectMatches(perWarp, pieces, base, maxBucket);
+    for (const [index, maxBucket] of [
+      [pieces, Number.POSITIVE_INFINITY],
+      [pieces, 4],
+      [whole, Number.POSITIVE_INFINITY],
+      [whole, 4],
+    ] as const) {
+      const matches = collectMatches(perWarp, index, base, maxBucket);
       for (const start of [base, base + WINDOW_HOP, base + 2 * WINDOW_HOP, base + 7]) {
         for (const [limit, minVotes, keys] of [
           [CANDIDATES, MIN_CANDIDATE_VOTES, KEYS_PER_SONG],
@@ -481,16 +489,17 @@ describe('matcher', () => {
           [40, 1, 3],
         ] as const) {
           const expected = windowCandidates(matches, start, limit, minVotes, keys);
-          expect(indexCandidates(perWarp, pieces, base, start, maxBucket, limit, minVotes, keys)).toEqual(
+          expect(indexCandidates(perWarp, index, base, start, maxBucket, limit, minVotes, keys)).toEqual(
             expected,
           );
           compared += expected.length;
         }
       }
     }
-    expect(compared).toBeGreaterThan(100);
+    expect(compared).toBeGreaterThan(200);
     // The excerpt's own song is the best candidate of its first window.
     expect(indexCandidates(perWarp, pieces, base, base)[0]).toMatchObject({ songId: 105 });
+    expect(indexCandidates(perWarp, whole, base, base)[0]).toMatchObject({ songId: 105 });
   });
 
   it('keeps the hits within one bit of a bit a candidate key could hold, across words and around the ends', () => {

@@ -497,6 +497,7 @@ export function indexCandidates(
 ): Candidate[] {
   const { offsets, entries, frameBits, pieceSong, pieceBase } = index;
   const frameMask = 2 ** frameBits - 1;
+  // (null when every song is one piece: the sieve then keys a hit by its piece, one multiply)
   const pieceKey = pieceKeysOf(index);
   const end = start + WINDOW_FRAMES;
   const bySong = new Map<number, Candidate[]>();
@@ -544,11 +545,13 @@ export function indexCandidates(
           const from = offsets[h]!;
           const to = offsets[h + 1]!;
           if (to - from > maxBucket) continue;
-          // sieveBit(song × 32 + w, offset) = pieceKey + frame in piece + this.
+          // The key (song, warp, offset) in 32 bits: (pieceKey or its multiply) + frame in piece + this.
           const c = warpKey - Math.round((frameBase + t[i]!) * a);
           for (let e = from; e < to; e++) {
             const x = entries[e]!;
-            const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
+            const piece = x >>> frameBits;
+            const key = pieceKey === null ? Math.imul(piece, SIEVE_MULTIPLIER) : pieceKey[piece]!;
+            const bit = (key + (x & frameMask) + c) & mask;
             hitBits[j++] = bit;
             const word = (bit >>> 5) * 3;
             const flag = 1 << (bit & 31);
@@ -658,16 +661,21 @@ export function keepWords(sieve: Int32Array, words: number, minVotes: number): v
 }
 
 /**
- * Per piece of an index, the part of sieveBit that depends on it: sieveBit(song × 32 + w, offset)
- * = imul(song × 32, M) + imul(w, M) + pieceBase + frame in piece - warped frame (mod 2^32).
+ * Per piece of an index, the part of indexCandidates' sieve bit that depends on it: the same for
+ * every hit of one key (song, warp, offset), whichever piece of the song it lies in:
+ * imul(song × 32, M) + pieceBase + frame in piece - warped frame + imul(w, M) (mod 2^32). Null when
+ * every song is one piece (no piece starts after frame 0): a piece is then a song, its frames the
+ * song's, and imul(piece, M) serves without reading a table (at 10,000 songs, one read a hit
+ * that the sieve's bit sets and the index's lines push out of the first cache level).
  */
-const pieceKeys = new WeakMap<Int32Array, Int32Array>();
-function pieceKeysOf(index: IndexView): Int32Array {
+const pieceKeys = new WeakMap<Int32Array, Int32Array | null>();
+function pieceKeysOf(index: IndexView): Int32Array | null {
   let keys = pieceKeys.get(index.pieceSong);
-  if (!keys) {
-    keys = new Int32Array(index.pieceSong.length);
-    for (let p = 0; p < keys.length; p++)
-      keys[p] = (Math.imul(index.pieceSong[p]! << WARP_BITS, SIEVE_MULTIPLIER) + index.pieceBase[p]!) | 0;
+  if (keys === undefined) {
+    keys = index.pieceBase.some((base) => base !== 0) ? new Int32Array(index.pieceSong.length) : null;
+    if (keys)
+      for (let p = 0; p < keys.length; p++)
+        keys[p] = (Math.imul(index.pieceSong[p]! << WARP_BITS, SIEVE_MULTIPLIER) + index.pieceBase[p]!) | 0;
     pieceKeys.set(index.pieceSong, keys);
   }
   return keys;
