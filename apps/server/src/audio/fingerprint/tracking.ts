@@ -6,7 +6,7 @@
  * or not the window's votes propose S. Its evidence is the scores of its seeds and of its tracked
  * windows of TRACK_FLOOR and up, once they span two windows that share no audio; a hypothesis
  * whose evidence reaches TRACK_BOUND is a play. The bound was chosen on music outside the index
- * (chance hypotheses: strongest evidence 99 in 11.01 h) and the tuning nights.
+ * (chance hypotheses: strongest evidence 66.0 in 11.01 h) and the tuning nights.
  *
  * The state between chunks (TrackState) is plain data: the recognition service keeps it per
  * stream, as it keeps the decoded tails, and rebuilds it in order on Retry. trackChunk never
@@ -30,8 +30,12 @@ import {
 import { FRAME_SECONDS, HOP, PEAK_TIME_RADIUS, RANK_RADIUS, WARPS, WEAK_SCORE } from './params.js';
 import type { Peaks } from './peaks.js';
 
-/** The evidence that makes a tracked hypothesis a play: 1.5 times the strongest chance gave (99). */
-export const TRACK_BOUND = 150;
+/**
+ * The evidence that makes a tracked hypothesis a play: the engine's EVIDENCE_BOUND, 1.8 times the
+ * strongest evidence chance gave tracked hypotheses in 11.01 h outside the index (66.0), chosen on
+ * the tuning nights (docs/performance.md, "Track-before-detect in the server").
+ */
+export const TRACK_BOUND = 120;
 /** The tracked windows that count as evidence (and re-anchor the position): as the chunks' own. */
 export const TRACK_FLOOR = WEAK_SCORE;
 /** Hypotheses tracked at once per stream (the strongest seeds first). */
