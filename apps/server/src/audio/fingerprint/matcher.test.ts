@@ -15,6 +15,7 @@ import {
   keepWords,
   type PeakGrid,
   peakGrid,
+  peakOffsets,
   scoreFor,
   strengthOf,
   verifyCandidate,
@@ -33,6 +34,7 @@ import {
   KEYS_PER_SONG,
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
+  PEAK_MARGIN,
   QUERY_PEAKS,
   QUERY_TARGETS,
   SAMPLE_RATE,
@@ -155,6 +157,37 @@ describe('matcher', () => {
     expect(clear).toHaveLength(1);
     expect(clear[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE);
     expect(Math.abs(clear[0]!.offset - cut)).toBeLessThanOrEqual(2);
+  });
+
+  it('aligns a candidate song by single peaks when none of its keys lies at its offset, a margin over the threshold', () => {
+    const cut = 900;
+    const query = addNoise(songA.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE), 3, 2);
+    const { query: peaks } = detect(query, postings);
+    // The song's single peaks point to where the excerpt was cut, whatever its keys say.
+    const [offset] = peakOffsets(peaks, 0, WINDOW_FRAMES, grids.get(7)!, 0, 3, [cut + 400]);
+    expect(Math.abs(offset! - cut)).toBeLessThanOrEqual(2);
+    // A key at a beat's distance or further fails; the search finds the song at its offset, and
+    // reports the verified score less the margin.
+    const key = (songId: number, offset: number) => ({ songId, warp: 0, offset, votes: 3 });
+    expect(
+      detectWindow([key(7, cut + 400)], 0, peaks, grids, MIN_SCORE, MIN_SCORE, { margin: Infinity }),
+    ).toEqual([]);
+    const [found, ...others] = detectWindow([key(7, cut + 400)], 0, peaks, grids);
+    expect(others).toEqual([]);
+    expect(found!.songId).toBe(7);
+    expect(Math.abs(found!.offset - cut)).toBeLessThanOrEqual(2);
+    const verified = verifyCandidate(peaks, 0, WINDOW_FRAMES, grids.get(7)!, {
+      warp: 0,
+      offset: found!.offset,
+    });
+    expect(found!.score).toBeCloseTo(verified.score - PEAK_MARGIN, 6);
+    expect(found!.score).toBeGreaterThanOrEqual(MIN_SCORE);
+    // Another song proposed for the same window: its best single-peak offsets hear nothing.
+    expect(detectWindow([key(8, cut + 400)], 0, peaks, grids)).toEqual([]);
+    // A score the margin does not clear: nothing (the song heard at threshold + margin only).
+    expect(
+      detectWindow([key(7, cut + 400)], 0, peaks, grids, MIN_SCORE, MIN_SCORE, { margin: verified.score }),
+    ).toEqual([]);
   });
 
   it('places matches at absolute frames when given a segment base', () => {

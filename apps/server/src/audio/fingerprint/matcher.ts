@@ -18,6 +18,10 @@ import {
   KEYS_PER_SONG,
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
+  PEAK_MARGIN,
+  PEAK_OFFSETS,
+  PEAK_SONGS,
+  PEAK_SPACING,
   VERIFY_BINS,
   VERIFY_FRAMES,
   WARPS,
@@ -855,6 +859,7 @@ export function detectWindow(
   grids: ReadonlyMap<number, PeakGrid | null>,
   minScore: number = MIN_SCORE,
   keyScore: number = Math.max(minScore, MIN_SCORE),
+  search: PeakSearch = {},
 ): Detection[] {
   // Per song in candidate order: its detection so far (null: its best key was not heard).
   const heard = new Map<number, Detection | null>();
@@ -887,7 +892,156 @@ export function detectWindow(
       window: start,
     });
   }
+  // No song heard at the window threshold: the candidate songs aligned by single peaks, at the
+  // window threshold plus the search's margin (peakDetections).
+  const margin = search.margin ?? PEAK_MARGIN;
+  if (Number.isFinite(margin) && ![...heard.values()].some((d) => d !== null && d.score >= keyScore)) {
+    for (const found of peakDetections(candidates, start, query, grids, keyScore + margin, search)) {
+      if (found.score < keyScore + margin) continue;
+      heard.set(found.songId, { ...found, score: found.score - margin, window: start });
+    }
+  }
   return [...heard.values()].filter((detection) => detection !== null);
+}
+
+/** How peakDetections searches (PEAK_SONGS, PEAK_OFFSETS, PEAK_MARGIN; margin Infinity: never). */
+export interface PeakSearch {
+  songs?: number;
+  offsets?: number;
+  margin?: number;
+}
+
+/** The offset histogram of peakOffsets, grown as needed and reused. */
+let histogram = new Int32Array(0);
+
+/**
+ * The `count` offsets (reference frame - warped query frame, as a candidate's) at which most of
+ * the query's peaks in [from, to) land on a peak of the song (within VERIFY_BINS, the votes of
+ * ±1 frame summed), best first, each more than PEAK_SPACING frames from those before it: a pair
+ * needs both its peaks to survive the room, this needs one. Offsets within KEY_SPACING of `skip`
+ * (keys already verified at this warp) are passed over.
+ */
+export function peakOffsets(
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  from: number,
+  to: number,
+  grid: PeakGrid,
+  warp: number,
+  count: number = PEAK_OFFSETS,
+  skip: readonly number[] = [],
+): number[] {
+  const { a, pitch } = WARPS[warp]!;
+  const shift = pitch ? BINS_PER_OCTAVE * Math.log2(a) : 0;
+  const lo = firstAtOrAfter(query.t, query.count, from);
+  const hi = firstAtOrAfter(query.t, query.count, to);
+  const frames = grid.start.length - 1;
+  if (frames <= 0 || hi <= lo) return [];
+  // Offsets range over [base, base + size): reference frames [0, frames) less warped frames.
+  const base = -Math.round(to * a) - 1;
+  const size = frames + Math.round(to * a) - Math.round(from * a) + 3;
+  if (histogram.length < size + 2) histogram = new Int32Array(Math.max(size + 2, 2 * histogram.length));
+  const h = histogram;
+  h.fill(0, 0, size + 2);
+  // The window's peaks by log-frequency band (floor(f) - low), in the song's terms: each of the
+  // song's peaks is compared with the window's of the bands within VERIFY_BINS of it (a window
+  // holds a few hundred peaks, a song thousands: nothing of the song is kept beside its grid).
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (let i = lo; i < hi; i++) {
+    low = Math.min(low, Math.floor(query.f[i]! - shift));
+    high = Math.max(high, Math.floor(query.f[i]! - shift));
+  }
+  const bands = high - low + 1;
+  const bandStart = new Int32Array(bands + 1);
+  for (let i = lo; i < hi; i++) bandStart[Math.floor(query.f[i]! - shift) - low + 1]!++;
+  for (let band = 0; band < bands; band++) bandStart[band + 1]! += bandStart[band]!;
+  const next = bandStart.slice(0, bands);
+  const n = hi - lo;
+  const bandF = new Float64Array(n);
+  // (slot of offset o is 1 + o - base, so that the ±1 sum below reads inside the array)
+  const bandAt = new Int32Array(n);
+  for (let i = lo; i < hi; i++) {
+    const fq = query.f[i]! - shift;
+    const slot = next[Math.floor(fq) - low]!++;
+    bandF[slot] = fq;
+    bandAt[slot] = 1 - Math.round(query.t[i]! * a) - base;
+  }
+  const { start: gridStart, f: gridF } = grid;
+  for (let x = 0; x < frames; x++) {
+    for (let k = gridStart[x]!; k < gridStart[x + 1]!; k++) {
+      const f = gridF[k]!;
+      const bLo = Math.max(0, Math.floor(f - VERIFY_BINS) - low);
+      const bHi = Math.min(bands - 1, Math.floor(f + VERIFY_BINS) - low);
+      if (bLo > bHi) continue;
+      for (let j = bandStart[bLo]!; j < bandStart[bHi + 1]!; j++)
+        if (Math.abs(f - bandF[j]!) <= VERIFY_BINS) h[bandAt[j]! + x]!++;
+    }
+  }
+  const chosen: number[] = [];
+  const near = (x: number, list: readonly number[], within: number) =>
+    list.some((y) => Math.abs(x - y) <= within);
+  while (chosen.length < count) {
+    let best = 0;
+    let bestVotes = 0;
+    for (let slot = 1; slot <= size; slot++) {
+      const votes = h[slot - 1]! + h[slot]! + h[slot + 1]!;
+      if (votes <= bestVotes) continue;
+      const offset = slot - 1 + base;
+      if (near(offset, chosen, PEAK_SPACING) || near(offset, skip, KEY_SPACING)) continue;
+      best = offset;
+      bestVotes = votes;
+    }
+    if (bestVotes === 0) break;
+    chosen.push(best);
+  }
+  return chosen;
+}
+
+/**
+ * The first `search.songs` (PEAK_SONGS) candidate songs aligned by single peaks in the window
+ * [start, start + WINDOW_FRAMES), at no warp: each song's PEAK_OFFSETS best offsets (peakOffsets;
+ * its keys passed over) verified as a key is, down to `needed`; per song the best result that
+ * reaches it. Only at no warp: on the tuning rooms the warps of the song's keys as well found 1
+ * window of 564 more, and twice the chance in music outside the index (docs/performance.md).
+ */
+export function peakDetections(
+  candidates: readonly Candidate[],
+  start: number,
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  grids: ReadonlyMap<number, PeakGrid | null>,
+  needed: number,
+  search: PeakSearch = {},
+): Array<Omit<Detection, 'window'>> {
+  const songs = search.songs ?? PEAK_SONGS;
+  const keysOf = new Map<number, Candidate[]>();
+  for (const candidate of candidates) {
+    const keys = keysOf.get(candidate.songId);
+    if (keys) keys.push(candidate);
+    else if (keysOf.size < songs) keysOf.set(candidate.songId, [candidate]);
+  }
+  const found: Array<Omit<Detection, 'window'>> = [];
+  for (const [songId, keys] of keysOf) {
+    const grid = grids.get(songId);
+    if (!grid) continue;
+    let best: Omit<Detection, 'window'> | undefined;
+    // (the keys at no warp were verified already)
+    const skip = keys.filter((key) => key.warp === 0).map((key) => key.offset);
+    for (const offset of peakOffsets(query, start, start + WINDOW_FRAMES, grid, 0, search.offsets, skip)) {
+      const verified = verifyCandidate(
+        query,
+        start,
+        start + WINDOW_FRAMES,
+        grid,
+        { warp: 0, offset },
+        needed,
+      );
+      if (verified.score < needed || verified.first < 0) continue;
+      if (best && verified.score <= best.score) continue;
+      best = { songId, warp: 0, ...verified };
+    }
+    if (best) found.push(best);
+  }
+  return found;
 }
 
 export interface Play {

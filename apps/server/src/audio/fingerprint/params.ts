@@ -137,6 +137,25 @@ export const KEYS_PER_SONG = 5;
  * fewer keys verified a query.
  */
 export const KEY_SONGS = 5;
+/**
+ * Single-peak search (matcher.ts, peakDetections): in a window where no song is heard at the
+ * window threshold, the first PEAK_SONGS candidate songs are aligned by single peaks instead of
+ * pairs. In babble and reverberation a true song keeps about 15 % of its peaks in a missed window,
+ * and a pair needs both of its peaks (p² ≈ 2 %): its offset gets 2-3 pair votes, no more than
+ * chance gives its keys elsewhere. Every query peak votes (at no warp) for each offset at which
+ * the song has a peak within VERIFY_BINS; the PEAK_OFFSETS best offsets (more than PEAK_SPACING
+ * frames apart) of each song are verified as a key is. Choosing an offset among the whole song's
+ * is a larger try for chance than a key's, so such a detection needs PEAK_MARGIN more than the
+ * window threshold and is reported at its score less the margin. Chosen on the tuning rooms and
+ * on 11 h of music outside the index (docs/performance.md, "Single peaks against the candidates'
+ * peak grids, landed"): 5 songs and a margin of 10 recognise 85.8 / 53.9 % of the tuning rooms'
+ * windows at +5 / 0 dB crowd (80.5 / 48.9 % without), no impostor there; in the 11 h, 4 windows
+ * of 7,648 searched reach 40 (the best 43), where pairs alone give 38 windows of 30 and more.
+ */
+export const PEAK_SONGS = 5;
+export const PEAK_OFFSETS = 3;
+export const PEAK_SPACING = 8;
+export const PEAK_MARGIN = 10;
 /** Verification tolerance: a query peak matches a reference peak within ± frames and ± peak bins. */
 export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;
