@@ -512,9 +512,14 @@ export function indexCandidates(
     // The window's anchors (hashes are in anchor order), and their hits.
     const lo = firstAtOrAfter(t, count, start - frameBase);
     const hi = firstAtOrAfter(t, count, end - frameBase);
+    // Each anchor's bucket, read from the offsets once: [from, to), empty when stopped.
+    const bucket = scratch('bucket', 2 * (hi - lo));
     let n = 0;
-    for (let i = lo; i < hi; i++) {
-      const size = offsets[hash[i]! + 1]! - offsets[hash[i]!]!;
+    for (let i = lo, b = 0; i < hi; i++, b += 2) {
+      const from = offsets[hash[i]!]!;
+      const size = offsets[hash[i]! + 1]! - from;
+      bucket[b] = from;
+      bucket[b + 1] = size <= maxBucket ? from + size : from;
       if (size <= maxBucket) n += size;
     }
     if (n === 0) continue;
@@ -537,18 +542,17 @@ export function indexCandidates(
         const batchEnd = Math.min(hi, batch + TOUCH_BATCH);
         // A read of every cache line of the batch's buckets first: independent reads, which the
         // processor has in flight at once, instead of one bucket's misses after another's.
-        for (let i = batch; i < batchEnd; i++) {
-          const from = offsets[hash[i]!]!;
-          const to = offsets[hash[i]! + 1]!;
-          if (to - from > maxBucket || to === from) continue;
+        for (let b = 2 * (batch - lo); b < 2 * (batchEnd - lo); b += 2) {
+          const from = bucket[b]!;
+          const to = bucket[b + 1]!;
+          if (to === from) continue;
           for (let e = from; e < to; e += LINE_ENTRIES) touched ^= entries[e]!;
           touched ^= entries[to - 1]!;
         }
         for (let i = batch; i < batchEnd; i++) {
-          const h = hash[i]!;
-          const from = offsets[h]!;
-          const to = offsets[h + 1]!;
-          if (to - from > maxBucket) continue;
+          const from = bucket[2 * (i - lo)]!;
+          const to = bucket[2 * (i - lo) + 1]!;
+          if (to === from) continue;
           // The key (song, warp, offset) in 32 bits: (pieceKey or its multiply) + frame in piece + this.
           const c = warpKey - Math.round((frameBase + t[i]!) * a);
           for (let e = from; e < to; e++) {
@@ -572,24 +576,18 @@ export function indexCandidates(
       keepWords(sieve, words, minVotes);
       j = 0;
       for (let i = lo; i < hi; i++) {
-        const h = hash[i]!;
-        const from = offsets[h]!;
-        const to = offsets[h + 1]!;
-        if (to - from <= maxBucket) {
-          for (let e = from; e < to; e++) {
-            const bit = hitBits[j++]!;
-            // (about 3 hits in 100 at 10,000 songs: a branch seldom taken costs less than a write each)
-            if ((sieve[(bit >>> 5) * 3]! >>> (bit & 31)) & 1) keptEntry[kept++] = e;
-          }
+        const to = bucket[2 * (i - lo) + 1]!;
+        for (let e = bucket[2 * (i - lo)]!; e < to; e++) {
+          const bit = hitBits[j++]!;
+          // (about 3 hits in 100 at 10,000 songs: a branch seldom taken costs less than a write each)
+          if ((sieve[(bit >>> 5) * 3]! >>> (bit & 31)) & 1) keptEntry[kept++] = e;
         }
         keptBefore[i - lo] = kept;
       }
     } else {
       for (let i = lo; i < hi; i++) {
-        const h = hash[i]!;
-        const from = offsets[h]!;
-        const to = offsets[h + 1]!;
-        if (to - from <= maxBucket) for (let e = from; e < to; e++) keptEntry[kept++] = e;
+        const to = bucket[2 * (i - lo) + 1]!;
+        for (let e = bucket[2 * (i - lo)]!; e < to; e++) keptEntry[kept++] = e;
         keptBefore[i - lo] = kept;
       }
     }
