@@ -17,6 +17,7 @@
 //
 // Prints figures; asserts nothing.
 //   node scripts/bench/recognition-scale.mjs [--songs 10000,30000] [--positions 2] [--chunks 20]
+//     [--no-track] (the chunks recognised without the stream's tracking)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,6 +37,7 @@ const option = (name, fallback) => {
 const sizes = String(option('--songs', '10000,30000')).split(',').map(Number);
 const positions = Number(option('--positions', 2));
 const chunkCount = Number(option('--chunks', 20));
+const noTrack = process.argv.includes('--no-track');
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -162,10 +164,10 @@ runMain(async () => {
         const window = new Float32Array(tail.length + pcm.length);
         window.set(tail, 0);
         window.set(pcm, tail.length);
-        const { plays } = await engine.recognizeStreamWith(source, window, {
-          tailSamples: tail.length,
-          tracking,
-        });
+        // (--no-track: recognised as the server did before it tracked)
+        const plays = noTrack
+          ? await engine.recognizeWith(source, window)
+          : (await engine.recognizeStreamWith(source, window, { tailSamples: tail.length, tracking })).plays;
         chunkWall.push(performance.now() - w0);
         chunkCpu.push(cpuMs() - c0);
         if (plays.some((play) => play.songId === truth)) chunkFound++;
