@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchmarkCases } from './analysis/charts.mjs';
 import { mirexKeyScore } from './analysis/metrics.mjs';
-import { fetchPackages } from './analysis/real-corpus.mjs';
+import { fetchPackages, walk } from './analysis/real-corpus.mjs';
 import { notesToMidi, solfegeLessons } from './analysis/solfege.mjs';
 import { abcTunes, KEY_TRUTH_MIN_R, midiTempo, notesKey, symbolicKeys } from './analysis/truth.mjs';
 
@@ -31,15 +31,6 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const cacheDir = path.join(repoRoot, '.cache/bench-analysis-real');
 const list = process.argv.includes('--list');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wcs-key-truth-'));
-
-function walk(dir, out = []) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, out);
-    else if (entry.isFile()) out.push(full);
-  }
-  return out;
-}
 
 const folders = Object.fromEntries(
   fetchPackages(cacheDir, console.log, [

@@ -74,7 +74,8 @@ export const REAL_PACKAGES = [
 const MODULE = /\.(mod|xm|s3m|it|zik)$/i;
 const MIN_SHARE = 0.9;
 
-function walk(dir, out = []) {
+/** Every file under `dir`, depth first. */
+export function walk(dir, out = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) walk(full, out);

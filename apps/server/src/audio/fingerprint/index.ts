@@ -15,6 +15,7 @@ import {
   confidenceOf,
   type Detection,
   detectWindow,
+  firstAtOrAfter,
   indexCandidates,
   type PeakGrid,
   peakGrid,
@@ -317,7 +318,7 @@ export async function windowDetections(
     // The segment's peaks at absolute frames.
     const query = { t: local.t.map((t) => t + segStart), f: local.f, count: local.count };
     const segEnd = segStart + SEGMENT_FRAMES;
-    const own = starts.at(-1)! >= segEnd ? firstFrameAtOrAfter(query.t, query.count, segEnd) : query.count;
+    const own = starts.at(-1)! >= segEnd ? firstAtOrAfter(query.t, query.count, segEnd) : query.count;
     peakT.push(query.t.subarray(0, own));
     peakF.push(query.f.subarray(0, own));
     for (const [w, start] of windows.entries()) {
@@ -333,18 +334,6 @@ export async function windowDetections(
     f.set(peakF[k]!, at);
   }
   return { detections, totalFrames, peaks: { t, f, count } };
-}
-
-/** The first index of sorted `frames` (of `count`) at or after `frame`. */
-function firstFrameAtOrAfter(frames: Int32Array, count: number, frame: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (frames[mid]! < frame) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

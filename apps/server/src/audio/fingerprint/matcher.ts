@@ -273,7 +273,7 @@ function nearTwice(twice: Int32Array, bit: number, mask: number): boolean {
 }
 
 /** Index of the first of `count` ascending frames that is at or after `frame` (binary search). */
-function firstAtOrAfter(frames: ArrayLike<number>, count: number, frame: number): number {
+export function firstAtOrAfter(frames: ArrayLike<number>, count: number, frame: number): number {
   let lo = 0;
   let hi = count;
   while (lo < hi) {
