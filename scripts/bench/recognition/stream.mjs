@@ -18,7 +18,6 @@ export async function streamChunks(engine, source, pcm, track = {}) {
   for (let from = 0; from < pcm.length; from += chunk) {
     const begin = Math.max(0, from - tail);
     const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
-    const frames = window.length < 1024 ? 0 : Math.floor((window.length - 1024) / 256) + 1;
     const found = await engine.recognizeStreamWith(
       source,
       window,
@@ -31,7 +30,7 @@ export async function streamChunks(engine, source, pcm, track = {}) {
       begin: begin / rate,
       from: from / rate,
       seconds: window.length / rate,
-      frames,
+      frames: found.totalFrames,
       detections: found.detections,
       tracked: found.tracked,
     });

@@ -263,6 +263,9 @@ export function memorySource(
 export const soloScoreFor = (totalFrames: number, minScore: number = MIN_SCORE): number =>
   totalFrames >= CORROBORATING_FRAMES + WINDOW_FRAMES ? SOLO_FACTOR * minScore : minScore;
 
+/** Frames of a signal of `length` samples (each a full FFT_SIZE, HOP apart). */
+const framesOf = (length: number) => (length < FFT_SIZE ? 0 : Math.floor((length - FFT_SIZE) / HOP) + 1);
+
 /**
  * The window detections of `samples` and its length in frames: every window's candidates verified
  * down to `windowScore` at their songs' best keys, and at their other keys down to `keyScore`
@@ -278,7 +281,7 @@ export async function windowDetections(
 ): Promise<{ detections: Detection[]; totalFrames: number; peaks: Pick<Peaks, 't' | 'f' | 'count'> }> {
   const { index } = source;
   const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
-  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const totalFrames = framesOf(samples.length);
   // Windows every WINDOW_HOP frames, plus one ending with the signal (a short signal: one window).
   const starts: number[] = [];
   for (let start = 0; start + WINDOW_FRAMES < totalFrames; start += WINDOW_HOP) starts.push(start);
@@ -389,7 +392,7 @@ export async function recognizeWith(
   samples: Float32Array,
   options: RecognitionOptions = {},
 ): Promise<TimelinePlay[]> {
-  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const totalFrames = framesOf(samples.length);
   const { detections } = await windowDetections(
     source,
     samples,
@@ -414,6 +417,8 @@ export interface StreamRecognition {
   plays: TimelinePlay[];
   /** The window detections the plays were chained from (the benchmarks record them). */
   detections: Detection[];
+  /** The signal's frames (the detections' windows lie in them). */
+  totalFrames: number;
   /** Seconds from the start of `samples` (negative: heard in chunks before). */
   tracked: TrackedPlay[];
   tracking: TrackState;
@@ -447,7 +452,7 @@ export async function recognizeStreamWith(
   stream: { tailSamples: number; tracking: TrackState | null },
   track: TrackOptions = {},
 ): Promise<StreamRecognition> {
-  const totalFrames = samples.length < FFT_SIZE ? 0 : Math.floor((samples.length - FFT_SIZE) / HOP) + 1;
+  const totalFrames = framesOf(samples.length);
   const { detections, peaks } = await windowDetections(source, samples, windowScoreFor(totalFrames));
   const plays = await playsWithLengths(
     source,
@@ -467,7 +472,7 @@ export async function recognizeStreamWith(
     { samples: samples.length, tailSamples: stream.tailSamples, totalFrames, peaks, detections, grids },
     track,
   );
-  return { plays, detections, tracked, tracking: state, verifications };
+  return { plays, detections, totalFrames, tracked, tracking: state, verifications };
 }
 
 /**

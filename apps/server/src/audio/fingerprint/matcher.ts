@@ -895,7 +895,6 @@ export function detectWindow(
   const margin = search.margin ?? PEAK_MARGIN;
   if (Number.isFinite(margin) && ![...heard.values()].some((d) => d !== null && d.score >= keyScore)) {
     for (const found of peakDetections(candidates, start, query, grids, keyScore + margin, search)) {
-      if (found.score < keyScore + margin) continue;
       heard.set(found.songId, { ...found, score: found.score - margin, window: start });
     }
   }

@@ -74,7 +74,7 @@ export interface Hypothesis {
   /** Start of its first seed's window, and of its last window heard at TRACK_FLOOR. */
   born: number;
   lastGood: number;
-  /** The window detections that seeded it (chunks' windows), and its tracked windows at TRACK_FLOOR. */
+  /** The window detections that seeded it (chunks' windows), and its tracked windows at the floor (only those are kept). */
   seeds: TrackedWindow[];
   windows: TrackedWindow[];
   /** The evidence it had when last told as a play (0: never). */
@@ -156,12 +156,15 @@ function refit(h: Hypothesis): void {
   h.slope = Math.min(a * (1 + TEMPO_SPAN), Math.max(a * (1 - TEMPO_SPAN), num / den));
 }
 
+/** What a hypothesis counts: its seeds and its tracked windows (all at the floor). */
+const partsOf = (h: Pick<Hypothesis, 'seeds' | 'windows'>) => [...h.seeds, ...h.windows];
+
 /**
- * A hypothesis's evidence: its seeds' scores and its counted windows' (at `floor` and up), once
- * their windows span two that share no audio (as chaining asks); 0 before.
+ * A hypothesis's evidence: its seeds' and tracked windows' scores, once their windows span two
+ * that share no audio (as chaining asks); 0 before.
  */
-export function evidenceOf(h: Pick<Hypothesis, 'seeds' | 'windows'>, floor: number = TRACK_FLOOR): number {
-  const counted = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
+export function evidenceOf(h: Pick<Hypothesis, 'seeds' | 'windows'>): number {
+  const counted = partsOf(h);
   const starts = counted.map((w) => w.start);
   if (Math.max(...starts) - Math.min(...starts) < CORROBORATING_FRAMES) return 0;
   return counted.reduce((s, w) => s + w.score, 0);
@@ -303,19 +306,16 @@ export function trackChunk(
   // their stretch at least as well as their best (two songs sharing music: it is that song's).
   const plays: TrackedPlay[] = [];
   for (const h of [...done, ...alive]) {
-    const evidence = evidenceOf(h, floor);
+    const evidence = evidenceOf(h);
     if (evidence < bound || evidence <= h.told) continue;
-    const play = playOf(h, floor, grids.get(h.songId), signalStart / HOP);
-    const parts = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
-    const best = Math.max(...parts.map((w) => w.score));
-    const first = Math.min(...parts.map((w) => w.first));
-    const last = Math.max(...parts.map((w) => w.last)) + TAIL_SECONDS / FRAME_SECONDS;
+    const span = spanOf(h);
+    const play = playOf(h, span, grids.get(h.songId), signalStart / HOP);
     const shared = state.heard.some(
       (x) =>
         x.songId !== h.songId &&
-        x.score >= best &&
-        x.window >= first - SHARED_LEAD_FRAMES &&
-        x.window <= last,
+        x.score >= span.best.score &&
+        x.window >= span.first - SHARED_LEAD_FRAMES &&
+        x.window <= span.last + TAIL_SECONDS / FRAME_SECONDS,
     );
     h.told = evidence;
     if (!shared) plays.push({ ...play, evidence });
@@ -323,24 +323,34 @@ export function trackChunk(
   state.hypotheses = alive;
   // Detections older than every live hypothesis's stretch no longer matter.
   const since = Math.min(
-    ...alive.map((h) => Math.min(...[...h.seeds, ...h.windows].map((w) => w.first))),
+    ...alive.map((h) => Math.min(...partsOf(h).map((w) => w.first))),
     s + signal.totalFrames,
   );
   state.heard = state.heard.filter((x) => x.window >= since - SHARED_LEAD_FRAMES - WINDOW_FRAMES);
   return { state, plays, verifications };
 }
 
+/** A hypothesis's best window and the first and last verified peaks of its windows (stream frames). */
+function spanOf(h: Hypothesis): { best: TrackedWindow; first: number; last: number } {
+  const parts = partsOf(h);
+  return {
+    best: parts.reduce((x, y) => (y.score > x.score ? y : x)),
+    first: Math.min(...parts.map((w) => w.first)),
+    last: Math.max(...parts.map((w) => w.last)),
+  };
+}
+
 /**
  * The play a hypothesis makes, in seconds from stream frame `s` (the signal's start, a fraction of
- * a frame as the stream's samples place it): its seeds' and counted windows'
- * verified peaks, where its song began and ends as its best window hears it, that window's
- * confidence.
+ * a frame as the stream's samples place it): its windows' verified peaks (`span`), where its song
+ * began and ends as its best window hears it, that window's confidence.
  */
-function playOf(h: Hypothesis, floor: number, grid: PeakGrid | null | undefined, s: number) {
-  const parts = [...h.seeds, ...h.windows.filter((w) => w.score >= floor)];
-  const best = parts.reduce((x, y) => (y.score > x.score ? y : x));
-  const first = Math.min(...parts.map((w) => w.first));
-  const last = Math.max(...parts.map((w) => w.last));
+function playOf(
+  h: Hypothesis,
+  { best, first, last }: ReturnType<typeof spanOf>,
+  grid: PeakGrid | null | undefined,
+  s: number,
+) {
   const songStart = best.start + Math.round(WINDOW_FRAMES / 2) - best.ref / h.slope;
   return {
     songId: h.songId,

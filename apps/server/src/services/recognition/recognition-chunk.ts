@@ -89,16 +89,20 @@ export interface ChunkTail {
 const tailCache = new Map<string, ChunkTail>();
 const TAIL_CACHE_SIZE = 32;
 
+/** Puts `value` in `cache` as its newest entry, dropping the oldest beyond TAIL_CACHE_SIZE. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  cache.delete(key);
+  cache.set(key, value);
+  while (cache.size > TAIL_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+}
+
 export function rememberTail(deps: AppDeps, chunk: ChunkRow, samples: Float32Array): ChunkTail {
   const length = Math.min(samples.length, TAIL_SECONDS * FINGERPRINT_SAMPLE_RATE);
   const tail = {
     samples: samples.slice(samples.length - length),
     chunkSeconds: samples.length / FINGERPRINT_SAMPLE_RATE,
   };
-  const key = tailKey(deps, chunk);
-  tailCache.delete(key);
-  tailCache.set(key, tail);
-  while (tailCache.size > TAIL_CACHE_SIZE) tailCache.delete(tailCache.keys().next().value!);
+  remember(tailCache, tailKey(deps, chunk), tail);
   return tail;
 }
 
@@ -120,13 +124,6 @@ export function forgetDecodedTails(): void {
 const trackCache = new Map<string, TrackState>();
 /** (the recording's too: the same audio in two recordings follows different streams) */
 const trackKey = (deps: AppDeps, chunk: ChunkRow) => `${chunk.recordingId}|${tailKey(deps, chunk)}`;
-
-function rememberTracking(deps: AppDeps, chunk: ChunkRow, state: TrackState): void {
-  const key = trackKey(deps, chunk);
-  trackCache.delete(key);
-  trackCache.set(key, state);
-  while (trackCache.size > TAIL_CACHE_SIZE) trackCache.delete(trackCache.keys().next().value!);
-}
 
 /** Empties the tracking kept between chunks (tests: as after a restart). */
 export function forgetTracking(): void {
@@ -244,7 +241,7 @@ export async function recognizeChunk(
   const tracking =
     tail.length > 0 && previous ? (trackCache.get(trackKey(deps, previous.chunk)) ?? null) : null;
   const found = await recognizeStream(deps.db, window, { tailSamples: tail.length, tracking });
-  rememberTracking(deps, chunk, found.tracking);
+  remember(trackCache, trackKey(deps, chunk), found.tracking);
   const detections = libraryDetections(found.plays, pieces);
   let merged = mergeDetections(timeline.plays, detections, { streamStartMs, heardUntilMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
