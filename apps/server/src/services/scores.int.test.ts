@@ -1,12 +1,23 @@
 import { DEFAULT_SETTINGS } from '@wcs/contract';
 import { eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../db/schema.js';
 import { events, plays, settings, songs } from '../db/schema.js';
 import type { JobQueue } from '../deps.js';
+import { recomputeScoresJob } from '../jobs/recompute-scores.js';
 import { createTestApp } from '../test/harness.js';
 import { effectiveEventWeight, updateEvent } from './events.js';
 import { RECOMPUTE_DELAY_SECONDS, scheduleScoreRecompute } from './recompute-schedule.js';
-import { downloadPriorityOf, exposureOf, overplayScores, playAgeDays, recomputeScores } from './scores.js';
+import {
+  downloadPriorityOf,
+  exposureOf,
+  overplayScores,
+  playAgeDays,
+  recomputeScores,
+  VACUUM_AFTER_SONGS,
+  vacuumSongsAfterRecompute,
+} from './scores.js';
 import { updateSettings } from './settings.js';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -363,5 +374,84 @@ describe('the scores.recompute job', () => {
     });
     expect(stored.get(onParty)!.exposure).toBeCloseTo(20, 3);
     expect(stored.get(onFestival)).toMatchObject({ overplay: 50 });
+  });
+});
+
+describe('the songs table after a recompute', () => {
+  /** Heap fetches of the exports' index-only scan of the whole library (migration 0026). */
+  async function heapFetchesOfExportScan(): Promise<number> {
+    const client = await t.deps.pool.connect();
+    try {
+      await client.query('begin');
+      // Few enough songs for a sequential scan and a sort to look cheaper: ask for the index.
+      await client.query('set local enable_seqscan = off');
+      await client.query('set local enable_sort = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>(
+        `explain (analyze, format json) select artist, title, id, album, genre, bpm, key, file_path
+           from songs order by artist, title, id`,
+      );
+      await client.query('rollback');
+      const plan = rows[0]!['QUERY PLAN'][0]!.Plan;
+      expect(plan['Node Type']).toBe('Index Only Scan');
+      expect(plan['Index Name']).toBe('songs_artist_title_id_idx');
+      return plan['Heap Fetches'] as number;
+    } finally {
+      client.release();
+    }
+  }
+
+  it('is vacuumed by the job when many songs were rewritten, so exports read its index alone', async () => {
+    await t.settleJobs();
+    await clearLibrary();
+    // Autovacuum must not do the job's work while the test runs (it naps for a minute).
+    await t.deps.pool.query('alter table songs set (autovacuum_enabled = false)');
+    try {
+      const event = await addEvent({});
+      const songIds = await addSongs(VACUUM_AFTER_SONGS + 200);
+      const recent = new Date(Date.now() - 60_000);
+      await t.deps.db.insert(plays).values(
+        songIds.map((songId) => ({
+          songId,
+          eventId: event.id,
+          startedAt: recent,
+          source: 'manual' as const,
+        })),
+      );
+      // New and rewritten rows leave their pages not all-visible: the scan reads the table.
+      expect(await heapFetchesOfExportScan()).toBeGreaterThan(0);
+
+      // The test cluster commits asynchronously (db/embedded.ts), and a row whose commit is not yet
+      // flushed cannot be marked visible to all; the server's own cluster commits synchronously,
+      // as this connection does.
+      const client = await t.deps.pool.connect();
+      try {
+        await client.query('set synchronous_commit = on');
+        await recomputeScoresJob({ ...t.deps, db: drizzle(client, { schema }) }, { reason: 'test' });
+      } finally {
+        client.release();
+      }
+      expect((await scoresOf()).get(songIds[0]!)!.exposure).toBeGreaterThan(0);
+      expect(await heapFetchesOfExportScan()).toBe(0);
+    } finally {
+      await t.deps.pool.query('alter table songs reset (autovacuum_enabled)');
+    }
+  });
+
+  it('is left to autovacuum after a small recompute, and a refused vacuum is reported, not raised', async () => {
+    const warnings: string[] = [];
+    expect(await vacuumSongsAfterRecompute(t.deps.db, VACUUM_AFTER_SONGS - 1, (m) => warnings.push(m))).toBe(
+      false,
+    );
+    expect(warnings).toEqual([]);
+    // VACUUM cannot run in a transaction: the database refuses it as it refuses a role without
+    // the right to vacuum the table, and the scores already written stand.
+    await t.deps.db.transaction(async (tx) => {
+      expect(await vacuumSongsAfterRecompute(tx as never, VACUUM_AFTER_SONGS, (m) => warnings.push(m))).toBe(
+        false,
+      );
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^songs not vacuumed after 1000 scores changed \(autovacuum will\): /),
+    ]);
   });
 });
