@@ -335,6 +335,12 @@ export const recordingChunks = pgTable(
     recognizedAt: tz('recognized_at'),
     /** Why recognition of this chunk failed (undecodable audio...). */
     recognitionError: text('recognition_error'),
+    /**
+     * The stream's song tracking after this chunk (services/recognition/recognition-chunk.ts,
+     * `StoredTracking`), for the next chunk when another process recognises it; kept on the
+     * recording's last two recognised chunks only.
+     */
+    tracking: jsonb('tracking'),
   },
   (t) => [
     uniqueIndex('recording_chunks_number_uq').on(t.recordingId, t.chunkNumber),

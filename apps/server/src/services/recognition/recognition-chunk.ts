@@ -2,11 +2,16 @@
  * One chunk's recognition: the chunk with the last TAIL_SECONDS of the chunk before, decoded at
  * the fingerprint rate, recognised against the library, mapped to wall-clock time and merged into
  * the recording's timeline, with the plays the stream's tracked hypotheses reached; then the
- * stretches nothing covers go to the cloud providers. Decoded tails and the stream's tracking
- * after each chunk are kept in memory for the next chunk of the session.
+ * stretches nothing covers go to the cloud providers. Decoded tails are kept in memory for the
+ * next chunk of the session; the stream's tracking after each chunk is stored with the chunk.
  */
 import { DecodeError, decodeAudio } from '../../audio/decode.js';
-import { FINGERPRINT_SAMPLE_RATE, recognizeStream, type TrackState } from '../../audio/fingerprint/index.js';
+import {
+  FINGERPRINT_SAMPLE_RATE,
+  FINGERPRINT_VERSION,
+  recognizeStream,
+  type TrackState,
+} from '../../audio/fingerprint/index.js';
 import type { recordingChunks } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
@@ -112,22 +117,30 @@ export function forgetDecodedTails(): void {
 }
 
 /**
- * The stream's tracking after recently recognised chunks (the engine's TrackState: at most 8
- * hypotheses and the window detections of their stretch, a few kB), keyed as the tails and by
- * recording. A chunk's
- * recognition starts from the state after the chunk before; without it (another process, a
- * restart, chunks recognised out of order) the chunk's signal begins the tracking anew, as the
- * stream's first chunk does. Retry rebuilds it in order with the whole recording. The state after
- * a chunk is only ever computed from the state before it, so a chunk recognised twice finds the
- * same tracked plays, which merge as the first time did (nothing).
+ * A stream's tracking after a chunk (the engine's TrackState: at most 8 hypotheses and the window
+ * detections of their stretch, plain data of a few kB) as stored on the chunk's row
+ * (`recording_chunks.tracking`), so that the next chunk goes on from it whichever process
+ * recognises it, and after a restart. `format` names the engine and the state's shape: a state of
+ * another is not read (the chunk then begins the tracking anew, as a stream's first chunk does).
  */
-const trackCache = new Map<string, TrackState>();
-/** (the recording's too: the same audio in two recordings follows different streams) */
-const trackKey = (deps: AppDeps, chunk: ChunkRow) => `${chunk.recordingId}|${tailKey(deps, chunk)}`;
+export interface StoredTracking {
+  format: string;
+  state: TrackState;
+}
 
-/** Empties the tracking kept between chunks (tests: as after a restart). */
-export function forgetTracking(): void {
-  trackCache.clear();
+/**
+ * The shape of TrackState (audio/fingerprint/tracking.ts) as stored: raise it when that shape or
+ * its meaning changes (`recognition-tracking.int.test.ts` lists the fields it was written for).
+ */
+export const TRACK_STATE_FORMAT = 1;
+const STORED_FORMAT = `track${TRACK_STATE_FORMAT}|${FINGERPRINT_VERSION}`;
+
+export const storedTracking = (state: TrackState): StoredTracking => ({ format: STORED_FORMAT, state });
+
+/** The state stored on a chunk's row, when it is of this engine and shape. */
+export function trackingOf(chunk: ChunkRow): TrackState | null {
+  const stored = chunk.tracking as StoredTracking | null;
+  return stored?.format === STORED_FORMAT ? stored.state : null;
 }
 
 export async function tailOf(deps: AppDeps, chunk: ChunkRow): Promise<ChunkTail | null> {
@@ -149,6 +162,8 @@ export const decodeReason = (error: unknown) =>
 export interface ChunkResult {
   chunk: ChunkRow;
   error: string | null;
+  /** The stream's tracking after the chunk (null: not recognised). */
+  tracking: TrackState | null;
 }
 
 /**
@@ -208,13 +223,13 @@ export function heardUntilOf(
 export async function recognizeChunk(
   deps: AppDeps,
   chunk: ChunkRow,
-  previous: { chunk: ChunkRow; tail: ChunkTail | null } | null,
+  previous: { chunk: ChunkRow; tail: ChunkTail | null; tracking: TrackState | null } | null,
   samples: Float32Array,
   timeline: Timeline,
   cloud: readonly CloudRecognizer[],
   streamStartMs: number = chunk.recordedAt.getTime(),
   heardUntilMs?: number,
-): Promise<{ timeline: Timeline; error: string | null }> {
+): Promise<{ timeline: Timeline; error: string | null; tracking: TrackState }> {
   const rate = FINGERPRINT_SAMPLE_RATE;
   const chunkStartMs = chunk.recordedAt.getTime();
   const chunkSeconds = samples.length / rate;
@@ -238,10 +253,8 @@ export async function recognizeChunk(
   window.set(samples, tail.length);
 
   // The stream's tracking goes on from the chunk before when this chunk continues it.
-  const tracking =
-    tail.length > 0 && previous ? (trackCache.get(trackKey(deps, previous.chunk)) ?? null) : null;
+  const tracking = tail.length > 0 && previous ? previous.tracking : null;
   const found = await recognizeStream(deps.db, window, { tailSamples: tail.length, tracking });
-  remember(trackCache, trackKey(deps, chunk), found.tracking);
   const detections = libraryDetections(found.plays, pieces);
   let merged = mergeDetections(timeline.plays, detections, { streamStartMs, heardUntilMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
@@ -291,5 +304,6 @@ export async function recognizeChunk(
   return {
     timeline: { plays: merged.plays, removedIds },
     error: errors.length > 0 ? [...new Set(errors)].join('; ') : null,
+    tracking: found.tracking,
   };
 }

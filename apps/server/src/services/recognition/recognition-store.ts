@@ -3,11 +3,19 @@
  * in one transaction (deleted, extended and new plays, chunk results), and the recording's
  * message from the state of all its chunks.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { plays, recordingChunks } from '../../db/schema.js';
 import { recordPlays, refreshSocialHours, timeWindowOf } from '../plays.js';
-import type { ChunkResult, ChunkRow, Timeline } from './recognition-chunk.js';
+import { type ChunkResult, type ChunkRow, storedTracking, type Timeline } from './recognition-chunk.js';
+
+/**
+ * Chunks back from the last one recognised whose tracking is kept on their rows (16 minutes of
+ * 30 s chunks, as many states as the process kept in memory before they were stored; at most
+ * about 10 kB each: 1.3 kB with one song hypothesis, 8 at most).
+ */
+export const TRACKING_KEPT_CHUNKS = 32;
+
 import type { PlaySpan } from './recognition-timeline.js';
 
 export async function storedPlaysOf(db: Db, recordingId: number): Promise<PlaySpan[]> {
@@ -102,8 +110,27 @@ export async function storeTimeline(
     for (const result of results) {
       await tx
         .update(recordingChunks)
-        .set({ recognizedAt: now, recognitionError: result.error })
+        .set({
+          recognizedAt: now,
+          recognitionError: result.error,
+          tracking: result.tracking && storedTracking(result.tracking),
+        })
         .where(eq(recordingChunks.id, result.chunk.id));
+    }
+    // The tracking of chunks further back is not read again (a retry of a chunk that far back
+    // begins its tracking anew); kept, it would grow the table by a few kB a chunk.
+    const last = Math.max(...results.map((result) => result.chunk.chunkNumber));
+    if (results.length > 0) {
+      await tx
+        .update(recordingChunks)
+        .set({ tracking: null })
+        .where(
+          and(
+            eq(recordingChunks.recordingId, recording.id),
+            lt(recordingChunks.chunkNumber, last - TRACKING_KEPT_CHUNKS),
+            isNotNull(recordingChunks.tracking),
+          ),
+        );
     }
     return { newIds, changed };
   });

@@ -4,20 +4,24 @@
  * there, never a play) is uploaded chunk by chunk; the stream's tracking, kept from chunk to chunk,
  * verifies the song at the position its first window placed it in every later window and tells it
  * once its evidence reaches TRACK_BOUND (audio/fingerprint/tracking.ts). Checked: one play, at the
- * song's time; a chunk processed again (also without the tracking kept, as after a restart) adds
- * nothing; Retry rebuilds the same play.
+ * song's time; a chunk processed again (also without the tracking stored, as for chunks recognised
+ * before it was) adds nothing; Retry rebuilds the same play; the tracking is stored with each
+ * chunk, so a process that did not recognise the chunk before (another worker, a restart) goes on
+ * from it.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, plays } from '../../db/schema.js';
+import { events, plays, recordingChunks } from '../../db/schema.js';
 import { chunkUpload } from '../../test/audio.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../../test/fakes/songs.js';
 import { addFingerprintedSong } from '../../test/library-songs.js';
 import { type BackendTestApp, createBackendTestApp } from '../../test/storage-backends.js';
-import { forgetDecodedTails, forgetTracking, processRecording } from './recognition.js';
+import { forgetDecodedTails, processRecording } from './recognition.js';
+import { TRACK_STATE_FORMAT } from './recognition-chunk.js';
+import { storedPlaysOf, storeTimeline, TRACKING_KEPT_CHUNKS } from './recognition-store.js';
 
 const RATE = 22050;
 const T0 = Date.parse('2026-11-21T21:00:00Z');
@@ -72,21 +76,30 @@ describe('a song heard only through its tracked hypothesis', () => {
       .returning({ id: events.id });
     eventId = event!.id;
     forgetDecodedTails();
-    forgetTracking();
   }, 120_000);
 
   afterAll(async () => {
     await t?.close();
   });
 
-  const playsOf = () =>
-    t.deps.db.select().from(plays).where(eq(plays.recordingId, recordingId)).orderBy(plays.startedAt);
+  const playsOf = (recording = recordingId) =>
+    t.deps.db.select().from(plays).where(eq(plays.recordingId, recording)).orderBy(plays.startedAt);
   const seconds = (date: Date) => (date.getTime() - T0) / 1000;
+  const trackingStored = async (recording = recordingId) =>
+    (
+      await t.deps.db
+        .select({ number: recordingChunks.chunkNumber, tracking: recordingChunks.tracking })
+        .from(recordingChunks)
+        .where(eq(recordingChunks.recordingId, recording))
+        .orderBy(recordingChunks.chunkNumber)
+    ).map((row) => [row.number, row.tracking !== null]);
 
-  it('becomes one play at its time, from the evidence of windows across chunks', async () => {
+  /** Uploads the night's chunks to `session`, each recognised before the next is uploaded. */
+  async function recordNight(session: string, beforeEach: () => void = () => {}): Promise<number> {
+    let recording = 0;
     for (const [index, audio] of chunks.entries()) {
       const { body, contentType } = chunkUpload({
-        session_id: 'loud-1',
+        session_id: session,
         chunk_number: index,
         duration_seconds: 30,
         recorded_at: new Date(T0 + index * 30_000).toISOString(),
@@ -101,10 +114,16 @@ describe('a song heard only through its tracked hypothesis', () => {
         headers: { 'content-type': contentType },
       });
       expect(response.statusCode).toBe(200);
-      recordingId = response.json().recording_id;
+      recording = response.json().recording_id;
       // Each chunk recognised before the next is uploaded, as a phone's upload paces them.
-      await processRecording(t.deps, recordingId, index);
+      beforeEach();
+      await processRecording(t.deps, recording, index);
     }
+    return recording;
+  }
+
+  it('becomes one play at its time, from the evidence of windows across chunks', async () => {
+    recordingId = await recordNight('loud-1');
     const found = await playsOf();
     expect(found.map((play) => play.songId)).toEqual([songId]);
     const [gamma] = found;
@@ -116,19 +135,106 @@ describe('a song heard only through its tracked hypothesis', () => {
     expect(seconds(gamma!.endedAt!)).toBeLessThanOrEqual(145);
   });
 
-  it('adds nothing when chunks are processed again, with or without the tracking kept', async () => {
+  it('keeps the tracking of the chunks recognised, in the shape it was written for', async () => {
+    expect(await trackingStored()).toEqual([0, 1, 2, 3, 4].map((number) => [number, true]));
+    const [row] = await t.deps.db
+      .select({ tracking: recordingChunks.tracking })
+      .from(recordingChunks)
+      .where(eq(recordingChunks.recordingId, recordingId))
+      .orderBy(desc(recordingChunks.chunkNumber))
+      .limit(1);
+    const stored = row!.tracking as { format: string; state: Record<string, unknown> };
+    // A change of TrackState's fields (audio/fingerprint/tracking.ts) must raise TRACK_STATE_FORMAT,
+    // so that no process reads a state of the old shape as the new one; then update these lists.
+    expect(TRACK_STATE_FORMAT).toBe(1);
+    expect(stored.format).toMatch(/^track1\|/);
+    expect(Object.keys(stored.state).sort()).toEqual([
+      'endSample',
+      'heard',
+      'hypotheses',
+      'nextWindow',
+      'seededUntil',
+    ]);
+    const hypotheses = stored.state.hypotheses as Record<string, unknown>[];
+    expect(hypotheses.length).toBeGreaterThan(0);
+    expect(Object.keys(hypotheses[0]!).sort()).toEqual([
+      'anchors',
+      'born',
+      'lastGood',
+      'seeds',
+      'slope',
+      'songId',
+      'told',
+      'warp',
+      'windows',
+    ]);
+  });
+
+  it('adds nothing when chunks are processed again, with or without the tracking stored', async () => {
     const before = await playsOf();
     for (const index of [2, 3]) await processRecording(t.deps, recordingId, index);
     expect(await playsOf()).toEqual(before);
     forgetDecodedTails();
-    forgetTracking();
+    await t.deps.db
+      .update(recordingChunks)
+      .set({ tracking: null })
+      .where(eq(recordingChunks.recordingId, recordingId));
     for (const index of [4, 1, 3]) await processRecording(t.deps, recordingId, index);
     expect(await playsOf()).toEqual(before);
   });
 
+  it('goes on from the stored tracking when each chunk is recognised by another process', async () => {
+    // A process that recognised none of the chunks before has neither their decoded tails nor
+    // anything else of them in memory: only what the database and the recordings folder hold.
+    const other = await recordNight('loud-2', forgetDecodedTails);
+    const found = await playsOf(other);
+    expect(found.map((play) => play.songId)).toEqual([songId]);
+    expect(Math.abs(seconds(found[0]!.startedAt))).toBeLessThanOrEqual(3);
+    expect(seconds(found[0]!.endedAt!)).toBeGreaterThan(115);
+  });
+
+  it('forgets the tracking of chunks more than TRACKING_KEPT_CHUNKS back', async () => {
+    // The night's 5 chunks and 40 more after them (rows only: what the store writes is the point).
+    const [first] = await t.deps.db
+      .select()
+      .from(recordingChunks)
+      .where(eq(recordingChunks.recordingId, recordingId))
+      .orderBy(recordingChunks.chunkNumber)
+      .limit(1);
+    const { id: _, ...row } = first!;
+    const more = await t.deps.db
+      .insert(recordingChunks)
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          ...row,
+          chunkNumber: 5 + i,
+          tracking: { format: 'stale', state: {} },
+        })),
+      )
+      .returning();
+    const last = more.at(-1)!;
+    await storeTimeline(
+      t.deps.db,
+      { id: recordingId, eventId, timezone: 'Europe/Berlin' },
+      { plays: await storedPlaysOf(t.deps.db, recordingId), removedIds: [] },
+      [{ chunk: last, error: null, tracking: null }],
+      false,
+    );
+    const kept = (await trackingStored()).filter(([, stored]) => stored).map(([number]) => number);
+    // 44 is the one just stored (tracking null: not recognised); 12-43 are the 32 before it.
+    expect(kept).toEqual(
+      Array.from({ length: TRACKING_KEPT_CHUNKS }, (_, i) => 44 - TRACKING_KEPT_CHUNKS + i),
+    );
+    await t.deps.db.delete(recordingChunks).where(
+      inArray(
+        recordingChunks.id,
+        more.map((chunk) => chunk.id),
+      ),
+    );
+  });
+
   it('rebuilds the same play on Retry', async () => {
     const before = await playsOf();
-    forgetTracking();
     await processRecording(t.deps, recordingId);
     const rebuilt = await playsOf();
     expect(rebuilt.map((play) => [play.songId, play.startedAt.getTime(), play.endedAt?.getTime()])).toEqual(

@@ -14,7 +14,7 @@
  */
 import { serverMessage } from '@wcs/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
+import { FINGERPRINT_SAMPLE_RATE, type TrackState } from '../../audio/fingerprint/index.js';
 import { events, plays, recordingChunks, recordings, songs } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import type { CloudRecognizer } from '../../providers/cloud-recognizer.js';
@@ -32,10 +32,11 @@ import {
   streamStartOf,
   type Timeline,
   tailOf,
+  trackingOf,
 } from './recognition-chunk.js';
 import { storedPlaysOf, storeTimeline, summaryOf } from './recognition-store.js';
 
-export { forgetDecodedTails, forgetTracking } from './recognition-chunk.js';
+export { forgetDecodedTails } from './recognition-chunk.js';
 
 /** First key of the advisory lock (the second is the recording id): "WCSR". */
 const LOCK_NAMESPACE = 0x5743_5352;
@@ -146,6 +147,9 @@ export async function processRecording(
     const heard = new Set(
       rebuild ? [] : chunks.filter((row) => row.recognizedAt !== null).map((row) => row.chunkNumber),
     );
+    // The stream's tracking after each chunk recognised in this run; a chunk recognised before
+    // it left its own on its row (a rebuild starts from the first chunk, so uses this run's).
+    const trackedInRun = new Map<number, TrackState>();
     for (const chunk of targets) {
       heard.add(chunk.chunkNumber);
       let samples: Float32Array;
@@ -158,6 +162,7 @@ export async function processRecording(
       } catch (error) {
         results.push({
           chunk,
+          tracking: null,
           error: isNotFound(error)
             ? `audio file missing (${(error as Error).message})`
             : `undecodable audio (${decodeReason(error)})`,
@@ -166,7 +171,12 @@ export async function processRecording(
       }
       const previousChunk = chunks.find((candidate) => candidate.chunkNumber === chunk.chunkNumber - 1);
       const previous = previousChunk
-        ? { chunk: previousChunk, tail: await tailOf(deps, previousChunk) }
+        ? {
+            chunk: previousChunk,
+            tail: await tailOf(deps, previousChunk),
+            tracking:
+              trackedInRun.get(previousChunk.chunkNumber) ?? (rebuild ? null : trackingOf(previousChunk)),
+          }
         : null;
       const outcome = await recognizeChunk(
         deps,
@@ -179,7 +189,8 @@ export async function processRecording(
         heardUntilOf(chunks, chunk, heard),
       );
       timeline = outcome.timeline;
-      results.push({ chunk, error: outcome.error });
+      trackedInRun.set(chunk.chunkNumber, outcome.tracking);
+      results.push({ chunk, error: outcome.error, tracking: outcome.tracking });
     }
 
     const { newIds, changed } = await storeTimeline(
