@@ -5,7 +5,7 @@
 // runner-up at least 0.05 under it). This script applies that same rule, blind, to music whose
 // source STATES its key, and counts how often the rule names the stated key:
 //
-// - ABC tunes (the examples of Debian's abcmidi and abcm2ps; K: fields with a plain major or
+// - ABC tunes (the examples of Debian's abcmidi and abcm2ps; K: fields that state one major or
 //   minor key, every length), their notes as abc2midi plays them;
 // - GNU Solfege's dictation melodies (Debian's solfege: German, Polish and Norwegian folk songs
 //   and a Bach invention with a \key command), their notes read by analysis/solfege.mjs;

@@ -20,7 +20,7 @@
 //
 // - ABC tunes (the examples of abcmidi and abcm2ps): each tune rendered by abc2midi (run as root
 //   the script installs abcmidi) and fluidsynth, for the key alone: the tune's K: field where it
-//   states a plain major or minor key (truth.mjs); their tempo is not scored (abc2midi's quarter
+//   states one key (truth.mjs: major or minor, or a mode by its third); their tempo is not scored (abc2midi's quarter
 //   note is not the beat a 6/8 jig is felt in). A tune under 30 s is played through again until it
 //   lasts 30 s (since 2026-11-27; a style of its own: many are notation demonstrations of a few
 //   bars), and a tune with no pitched note (drums alone) has no key truth;
@@ -49,7 +49,7 @@ import { notesToMidi, solfegeLessons } from './solfege.mjs';
 import { abcTunes, lmmsTruth, midiTempo, moduleTempo } from './truth.mjs';
 
 /** Bump when the corpus or its truths change: the manifest is rebuilt (audio stays cached by id). */
-const CORPUS_VERSION = 10;
+const CORPUS_VERSION = 11;
 
 export const REAL_PACKAGES = [
   'bomberclone-data',

@@ -706,10 +706,34 @@ export function lmmsTruth(xmlText) {
 
 // - ABC tunes (the examples of Debian's abcmidi and abcm2ps): each tune (from its X: line) is
 //   rendered by abc2midi and fluidsynth; tempo from the MIDI file abc2midi writes, key from the
-//   tune's K: field, which states tonic and mode: a plain major or minor key (K:G, K:Gmaj, K:Am,
-//   K:Amin, Ionian, Aeolian) is the truth; a mode (Dorian, Mixolydian, ...), explicit accidentals
-//   (K:Dphr ^F), bagpipe keys (K:HP), no key, a key that changes in the tune, or a retuned scale
-//   (%%temperament, %%MIDI temperament...) give none.
+//   tune's K: field, which states tonic and mode (abcKey). A major or minor key (K:G, K:Gmaj,
+//   K:Am, K:Amin, Ionian, Aeolian) is the truth, and since 2026-11-27 so is a church mode, scored
+//   as MIREX scores keys, by its tonic and its third (K:Ador, K:Ephr, K:Bloc: minor; K:Gmix,
+//   K:Flyd: major). Explicit accidentals (K:Dphr ^F, K:D exp _b ^f), bagpipe keys (K:HP), K:none
+//   or no key, a key that changes in the tune, a retuned scale (%%temperament, %%MIDI
+//   temperament...), microtonal accidentals (^/c, _3/2e: a Persian dastgah's half-flats), a
+//   voice in the percussion clef (abc2midi plays drum notation as pitched notes) and a tune with
+//   no notes (rests under chord symbols: the K: signs an empty staff) give none. A K:
+//   field (or an inline [K:...]) that only sets a clef (K:bass, [K:treble-8], K: clef=alto,
+//   [K:alto4]) states no key and changes none (until 2026-11-27 it counted as a key change).
+
+/** Clef names (with a staff line, 1-5, and an octave, ±8) and K:/V: options (clef=none too): not part of a key. */
+const ABC_CLEF = /(^|\s)(treble|bass|alto|tenor|baritone|soprano|mezzosoprano|perc)[1-5]?([+-]8)?(?=\s|$)/gi;
+const ABC_OPTION = /(^|\s)[a-z-]+\s*=\s*("[^"]*"|\S+)/gi;
+/** Tonic's third by mode (the first three letters, as ABC reads them): MIREX scores a mode as its tonic's major or minor key. */
+const ABC_MODE_MINOR = {
+  '': false,
+  m: true,
+  min: true,
+  maj: false,
+  ion: false,
+  aeo: true,
+  dor: true,
+  phr: true,
+  loc: true,
+  lyd: false,
+  mix: false,
+};
 
 /** The tunes of an ABC file: { number, title, text, key, keyDetail } (key null with the reason). */
 export function abcTunes(text) {
@@ -719,33 +743,64 @@ export function abcTunes(text) {
     const body = text.slice(start.index, starts[i + 1]?.index ?? text.length);
     const fields = (name) =>
       [...body.matchAll(new RegExp(`^${name}:\\s*([^%\\n]*)`, 'gm'))].map((m) => m[1].trim());
-    const inline = [...body.matchAll(/\[K:\s*([^\]]*)\]/g)].map((m) => m[1].trim());
-    const keys = [...fields('K'), ...inline];
-    // A tune that retunes the scale (%%temperament, %%MIDI temperament...) sounds no key of 12 equal semitones.
-    const retuned = /^%%(MIDI\s+)?temperament/m.test(body);
+    const inline = (name) =>
+      [...body.matchAll(new RegExp(`\\[${name}:\\s*([^\\]]*)\\]`, 'g'))].map((m) => m[1].trim());
+    const keys = [...fields('K'), ...inline('K')];
+    const voices = [...fields('V'), ...inline('V')];
+    // The music alone: no comments, no quoted chord symbols or annotations, no field lines, no
+    // inline fields or decorations; what is left of A-G is notes.
+    const music = body
+      .split('\n')
+      .filter((line) => !/^[A-Za-z+]:/.test(line))
+      .map((line) =>
+        line
+          .replace(/%.*/, '')
+          .replace(/"[^"]*"/g, '')
+          .replace(/\[[A-Za-z]:[^\]]*\]/g, '')
+          .replace(/![^!]*!|\+[^+]*\+/g, ''),
+      )
+      .join('\n');
+    const why =
+      // A tune that retunes the scale (%%temperament, %%MIDI temperament...) sounds no key of 12 equal semitones.
+      /^%%(MIDI\s+)?temperament/m.test(body)
+        ? 'the tune retunes the scale (%%temperament)'
+        : /[\^_]\d*\/\d*[A-Ga-g]/.test(music)
+          ? 'microtonal accidentals (^/, _/): not 12 equal semitones'
+          : [...keys, ...voices].some((k) => /(^|\s)(clef\s*=\s*)?perc\b/i.test(k))
+            ? 'a voice in the percussion clef (abc2midi plays it as pitched notes)'
+            : !/[A-Ga-g]/.test(music)
+              ? 'no notes (rests and chord symbols only): its K: signs an empty staff'
+              : null;
     tunes.push({
       number: Number(start[1]),
       title: fields('T')[0] ?? '',
       text: body,
-      ...(retuned ? { key: null, keyDetail: 'the tune retunes the scale (%%temperament)' } : abcKey(keys)),
+      ...(why ? { key: null, keyDetail: why } : abcKey(keys)),
     });
   });
   return tunes;
 }
 
-function abcKey(keys) {
+/** The key a tune's K: fields state (see above), or null with the reason. */
+export function abcKey(keys) {
   if (keys.length === 0) return { key: null, keyDetail: 'no K: field' };
-  // Clefs and other K: options are not part of the key.
-  const bare = keys.map((k) =>
-    k.replace(/\b(clef|middle|transpose|octave|stafflines)\s*=\s*\S+/g, '').trim(),
-  );
-  const names = bare.map((k) => k.replace(/\b(treble|bass|alto|tenor|perc|none)\b(-8|\+8)?/gi, '').trim());
+  // Options (clef=, middle=, transpose=, ...) and clef names are not part of the key; a field
+  // left empty by them only sets a clef.
+  const names = keys
+    .map((k) => k.replace(ABC_OPTION, ' ').replace(ABC_CLEF, ' ').replace(/\s+/g, ' ').trim())
+    .filter((k) => k !== '');
+  if (names.length === 0) return { key: null, keyDetail: 'K: sets a clef only (no key)' };
   if (new Set(names).size > 1) return { key: null, keyDetail: `the key changes (K: ${names.join(', ')})` };
-  const match = /^([A-G])([#b]?)\s*(m|min|minor|aeo|aeolian|maj|major|ion|ionian)?$/i.exec(names[0]);
-  if (!match)
-    return { key: null, keyDetail: `K: ${names[0]} (a mode or added accidentals, not a major or minor key)` };
+  const match = /^([A-G])([#b]?)\s*([a-z]*)$/i.exec(names[0]);
+  // 'm' alone is minor; every other mode is named by its first three letters (or in full).
+  const minor = match ? ABC_MODE_MINOR[match[3].toLowerCase().slice(0, 3)] : undefined;
+  if (
+    minor === undefined ||
+    (match[3].length > 3 &&
+      !/^(minor|major|ionian|aeolian|dorian|phrygian|lydian|mixolydian|locrian)$/i.test(match[3]))
+  )
+    return { key: null, keyDetail: `K: ${names[0]} (added accidentals or not a key)` };
   const base = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 }[match[1].toUpperCase()];
   const tonic = (base + (match[2] === '#' ? 1 : match[2] === 'b' ? 11 : 0)) % 12;
-  const minor = /^(m|min|minor|aeo|aeolian)$/i.test(match[3] ?? '');
   return { key: `${PITCH_NAMES[tonic]} ${minor ? 'minor' : 'major'}`, keyDetail: `ABC K: ${names[0]}` };
 }

@@ -387,7 +387,7 @@ describe('truth.mjs: symbolic keys and the XML reader', () => {
 describe('truth.mjs: ABC tunes', () => {
   const tune = (x, key, body = 'CDEF GABc|') => `X:${x}\nT:Tune ${x}\nM:4/4\nL:1/8\nK:${key}\n${body}\n`;
 
-  it('takes a plain major or minor key from K:, and none from a mode, accidentals or a change', () => {
+  it('takes a major or minor key from K:, a mode by its third, and none from accidentals or a change', () => {
     const tunes = abcTunes(
       [
         tune(1, 'G'),
@@ -399,6 +399,10 @@ describe('truth.mjs: ABC tunes', () => {
         tune(7, 'HP'),
         tune(8, 'G', 'GABc|\nK:F\nFGAB|'),
         tune(9, 'C clef=bass'),
+        tune(10, 'Gmix'),
+        tune(11, 'E Phrygian'),
+        tune(12, 'D exp _b ^f'),
+        tune(13, 'none'),
       ].join('\n'),
     );
     expect(tunes.map((t) => t.key)).toEqual([
@@ -406,17 +410,45 @@ describe('truth.mjs: ABC tunes', () => {
       'A minor',
       'A# major',
       'F# minor',
-      null,
+      'A minor',
       null,
       null,
       null,
       'C major',
+      'G major',
+      'E minor',
+      null,
+      null,
     ]);
-    expect(tunes[4].keyDetail).toMatch(/a mode/);
+    expect(tunes[5].keyDetail).toMatch(/accidentals/);
     expect(tunes[7].keyDetail).toMatch(/the key changes/);
-    expect(tunes.map((t) => t.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(tunes.map((t) => t.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(tunes[1].text).toContain('K:Am');
     // A retuned scale sounds no key of 12 equal semitones.
     expect(abcTunes(tune(1, 'C', '%%MIDI temperamentequal 19\nCDEF|'))[0].key).toBeNull();
+  });
+
+  // Until 2026-11-27 a K: that only set a clef counted as a key change (4 abcm2ps tunes had no
+  // truth), and drum notation, a Persian dastgah's half-flats and a staff of rests kept their K:.
+  it('reads a clef-only K: as no key change; no key for drum notation, microtones or no notes', () => {
+    const [clefs, perc, voicePerc, micro, rests] = abcTunes(
+      [
+        tune(1, 'C bass', 'G,CEG|[K:bass3]G,CEG|[K:alto4]G,CEG|[K:treble-8]G,CEG|\nK: clef=alto\nCDEF|'),
+        tune(2, 'C clef=perc', '^a^f[c^f]^f|'),
+        tune(3, 'Cm', 'V:1\nCEGc|\nV:3 clef=perc\n[K:none]^c3^c3|'),
+        tune(4, 'C', 'd _/e g f _/e d c _B|'),
+        tune(5, 'C', '"F"z4|"F"x4|"Bb"z4|"C"x4||'),
+      ].join('\n'),
+    );
+    expect(clefs).toMatchObject({ key: 'C major', keyDetail: 'ABC K: C' });
+    expect(perc.key).toBeNull();
+    expect(perc.keyDetail).toMatch(/percussion clef/);
+    expect(voicePerc.key).toBeNull();
+    expect(micro.key).toBeNull();
+    expect(micro.keyDetail).toMatch(/microtonal/);
+    expect(rests.key).toBeNull();
+    expect(rests.keyDetail).toMatch(/no notes/);
+    // A quoted annotation is not an accidental, nor a note.
+    expect(abcTunes(tune(6, 'C', '"^1/4 tone"G "_3/4"A|'))[0].key).toBe('C major');
   });
 });
