@@ -1,6 +1,8 @@
 /**
  * `wcs recognize <file>... [--session] [--json]`: the songs of the library heard in audio files,
- * from the recognition index (the fingerprints of `wcs library import`). Benchmarks drive it, so
+ * from the recognition index (the fingerprints of `wcs library import`), each file heard as the
+ * server hears a recording of it (services/recognition/recognition-signal.ts: 30 s chunks, the
+ * songs tracked across them, the same plays). Benchmarks drive it, so
  * its JSON shape is fixed: one line per file {"file", "plays": [{song_id, title, artist, start_s,
  * end_s, confidence}]}; with --session the files are consecutive chunks of one recording and one
  * line carries the merged timeline ("file" is the first file, "files" all of them). A file that
@@ -26,14 +28,21 @@ interface PlayLine {
 }
 
 async function recognizeCommand(files: string[], options: RecognizeOptions): Promise<void> {
-  const [{ loadConfig }, { consoleLog, prepareDatabase }, { createDatabase }, engine, { decodeAudio }] =
-    await Promise.all([
-      import('../config.js'),
-      import('../main.js'),
-      import('../db/client.js'),
-      import('../audio/fingerprint/index.js'),
-      import('../audio/decode.js'),
-    ]);
+  const [
+    { loadConfig },
+    { consoleLog, prepareDatabase },
+    { createDatabase },
+    { FINGERPRINT_SAMPLE_RATE },
+    { chunksOf, recognizeChunks },
+    { decodeAudio },
+  ] = await Promise.all([
+    import('../config.js'),
+    import('../main.js'),
+    import('../db/client.js'),
+    import('../audio/fingerprint/index.js'),
+    import('../services/recognition/recognition-signal.js'),
+    import('../audio/decode.js'),
+  ]);
   const minConfidence = options.minConfidence === undefined ? undefined : Number(options.minConfidence);
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
     throw new Error('--min-confidence must be a number from 0 to 1');
@@ -53,9 +62,7 @@ async function recognizeCommand(files: string[], options: RecognizeOptions): Pro
   const { pool, db } = createDatabase(database.connectionString, 2);
   let failed = 0;
   try {
-    const describe = async (
-      plays: Awaited<ReturnType<typeof engine.recognizeTimeline>>,
-    ): Promise<PlayLine[]> => {
+    const describe = async (plays: Awaited<ReturnType<typeof recognizeChunks>>): Promise<PlayLine[]> => {
       const ids = [...new Set(plays.map((play) => play.songId))];
       const { rows } = await pool.query<{ id: number; title: string; artist: string }>(
         'select id, title, artist from songs where id = any($1::int[])',
@@ -92,13 +99,15 @@ async function recognizeCommand(files: string[], options: RecognizeOptions): Pro
         );
       }
     };
-    const recognize = async (list: string[]) => {
-      const samples = await decodeAudio(list, {
-        sampleRate: engine.FINGERPRINT_SAMPLE_RATE,
-        ffmpegPath: config.ffmpegPath,
-      });
-      return describe(await engine.recognizeTimeline(db, samples, { minConfidence }));
-    };
+    // The files as one stream: each decoded when its turn comes, and cut as a recorder would.
+    async function* chunks(list: string[]) {
+      for (const file of list)
+        yield* chunksOf(
+          await decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath: config.ffmpegPath }),
+        );
+    }
+    const recognize = async (list: string[]) =>
+      describe(await recognizeChunks(db, chunks(list), { minConfidence }));
     const absolute = files.map((file) => path.resolve(file));
     if (options.session) {
       try {
@@ -131,12 +140,13 @@ export function registerRecognizeCommand(program: Command): void {
   program
     .command('recognize')
     .description(
-      'the songs of the library heard in audio files (a room recording, an excerpt), with start and end times',
+      'the songs of the library heard in audio files (a room recording, an excerpt), with start and end times: ' +
+        'the plays the server would find in a recording of them (30 s chunks, songs tracked across them)',
     )
     .argument('<files...>', 'audio files (any format ffmpeg reads)')
     .option(
       '--session',
-      'the files are consecutive chunks of one recording: print one merged timeline ' +
+      'the files are consecutive chunks of one recording (as a recorder uploads them): print one merged timeline ' +
         '("file" is the first file, "files" lists them all)',
     )
     .option(

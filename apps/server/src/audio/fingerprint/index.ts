@@ -50,7 +50,7 @@ import {
 } from './params.js';
 import { extractPeakSets, keepDensity, type Peaks } from './peaks.js';
 import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
-import { type TrackedPlay, type TrackOptions, type TrackState, trackChunk } from './tracking.js';
+import { TRACK_BOUND, type TrackedPlay, type TrackOptions, type TrackState, trackChunk } from './tracking.js';
 
 export { TRACK_BOUND, type TrackedPlay, type TrackState } from './tracking.js';
 
@@ -436,27 +436,41 @@ export async function recognizeStream(
   db: Db,
   samples: Float32Array,
   stream: { tailSamples: number; tracking: TrackState | null },
+  options: RecognitionOptions = {},
 ): Promise<StreamRecognition> {
   const index = await currentIndex(db);
   return recognizeStreamWith(
     { index, gridsOf: (songIds) => cachedGrids(db, index, songIds) },
     samples,
     stream,
+    {},
+    options,
   );
 }
 
-/** recognizeStream on a given index and peak source (the benchmarks'); `track` for their sweeps. */
+/**
+ * recognizeStream on a given index and peak source (the benchmarks'); `track` for their sweeps.
+ * Another `minConfidence` than 0.5 scales the tracking's bound as timelineOf scales the evidence
+ * bound (`wcs recognize --min-confidence`).
+ */
 export async function recognizeStreamWith(
   source: RecognitionSource,
   samples: Float32Array,
   stream: { tailSamples: number; tracking: TrackState | null },
   track: TrackOptions = {},
+  options: RecognitionOptions = {},
 ): Promise<StreamRecognition> {
   const totalFrames = framesOf(samples.length);
-  const { detections, peaks } = await windowDetections(source, samples, windowScoreFor(totalFrames));
+  const minScore = scoreFor(options.minConfidence ?? 0.5);
+  const { detections, peaks } = await windowDetections(
+    source,
+    samples,
+    windowScoreFor(totalFrames, options),
+    minScore,
+  );
   const plays = await playsWithLengths(
     source,
-    timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE),
+    timelineOf(detections, totalFrames, samples.length / SAMPLE_RATE, options),
   );
   const songIds = new Set([
     ...detections.map((d) => d.songId),
@@ -470,7 +484,7 @@ export async function recognizeStreamWith(
   } = trackChunk(
     stream.tracking,
     { samples: samples.length, tailSamples: stream.tailSamples, totalFrames, peaks, detections, grids },
-    track,
+    { bound: (TRACK_BOUND * minScore) / MIN_SCORE, ...track },
   );
   return { plays, detections, totalFrames, tracked, tracking: state, verifications };
 }

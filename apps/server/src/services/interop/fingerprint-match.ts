@@ -1,13 +1,15 @@
 import { DecodeError, decodeAudio } from '../../audio/decode.js';
-import { FINGERPRINT_SAMPLE_RATE, recognizeTimeline } from '../../audio/fingerprint/index.js';
+import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
 import type { Db } from '../../db/client.js';
+import { recognizeSignal } from '../recognition/recognition-signal.js';
 
 /**
  * The fourth matching rule of a DJ import (docs/interop.md, "Matching"): a track whose file is
  * reachable on this server, inside the library roots, but whose path, content and name found no
  * song, is listened to. A stretch of the file is recognised against the library's index, as a room
- * recording is: the same recording in another encoding (the DJ's MP3 of the library's FLAC), or
- * under another name, finds its song.
+ * recording is (recognition/recognition-signal.ts: the server's chunks and tracking): the same
+ * recording in another encoding (the DJ's MP3 of the library's FLAC), or under another name, finds
+ * its song.
  */
 
 /** Files listened to per import at most; the rest are reported (each costs a decode, ~0.2-0.5 s). */
@@ -44,7 +46,7 @@ export function libraryFileIdentifier(db: Db, ffmpegPath: string): FileIdentifie
       // A short file: its stretch is its beginning.
       if (samples.length < MIN_CLIP_SECONDS * FINGERPRINT_SAMPLE_RATE) samples = await decode(0);
       if (samples.length < MIN_CLIP_SECONDS * FINGERPRINT_SAMPLE_RATE) return { kind: 'not_found' };
-      const plays = await recognizeTimeline(db, samples);
+      const plays = await recognizeSignal(db, samples);
       const best = bestPlay(plays);
       return best === null ? { kind: 'not_found' } : { kind: 'found', songId: best };
     } catch (error) {

@@ -26,10 +26,9 @@ import {
   songForMatch,
 } from './recognition-cloud.js';
 import {
-  libraryDetections,
   mergeDetections,
+  mergeRecognized,
   type PlaySpan,
-  trackedDetections,
   uncoveredStretches,
   type WindowPiece,
 } from './recognition-timeline.js';
@@ -255,15 +254,8 @@ export async function recognizeChunk(
   // The stream's tracking goes on from the chunk before when this chunk continues it.
   const tracking = tail.length > 0 && previous ? previous.tracking : null;
   const found = await recognizeStream(deps.db, window, { tailSamples: tail.length, tracking });
-  const detections = libraryDetections(found.plays, pieces);
-  let merged = mergeDetections(timeline.plays, detections, { streamStartMs, heardUntilMs });
+  let merged = mergeRecognized(timeline.plays, found, pieces, { streamStartMs, heardUntilMs });
   let removedIds = [...timeline.removedIds, ...merged.removedIds];
-  // Songs the chunks' windows alone did not make plays of, found by tracking them (after them).
-  if (found.tracked.length > 0) {
-    const tracked = trackedDetections(merged.plays, found.tracked, pieces);
-    merged = mergeDetections(merged.plays, tracked, { streamStartMs, heardUntilMs });
-    removedIds = [...removedIds, ...merged.removedIds];
-  }
 
   // Stretches of this chunk that nothing covers: the cloud providers' turn.
   const errors: string[] = [];

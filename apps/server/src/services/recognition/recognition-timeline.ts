@@ -341,6 +341,26 @@ export function mergeDetections(
 }
 
 /**
+ * One decoded window's recognition (the engine's recognizeStream: its plays, and those its
+ * tracking told) merged into the timeline's plays, mapped to wall-clock time by the window's
+ * `pieces`: the window's own plays first, then the tracked ones (trackedDetections). What the
+ * server does with each chunk (recognition-chunk.ts) and `wcs recognize` and the DJ import with a
+ * whole signal (recognition-signal.ts).
+ */
+export function mergeRecognized(
+  existing: readonly PlaySpan[],
+  found: { plays: readonly TimelinePlay[]; tracked: readonly TimelinePlay[] },
+  pieces: readonly WindowPiece[],
+  options: MergeOptions = {},
+): MergeResult {
+  const own = mergeDetections(existing, libraryDetections(found.plays, pieces), options);
+  // Songs the window's own plays did not make plays of, found by tracking them (after them).
+  if (found.tracked.length === 0) return own;
+  const tracked = mergeDetections(own.plays, trackedDetections(own.plays, found.tracked, pieces), options);
+  return { plays: tracked.plays, removedIds: [...own.removedIds, ...tracked.removedIds] };
+}
+
+/**
  * Ends each library play where the next play starts when that is at most `fillMs` after the
  * play's end and no other play is heard between (FILL_SECONDS). With `crossfadeMs` (not null), a
  * play whose song's end is known (songEndMs) ends there instead when that comes first, and else

@@ -7,13 +7,15 @@
  * song's time; a chunk processed again (also without the tracking stored, as for chunks recognised
  * before it was) adds nothing; Retry rebuilds the same play; the tracking is stored with each
  * chunk, so a process that did not recognise the chunk before (another worker, a restart) goes on
- * from it.
+ * from it; `wcs recognize` finds the same play in the same chunks, and in the night as one file
+ * (recognition-signal.ts: the server's chunks and tracking).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { desc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../../cli/index.js';
 import { events, plays, recordingChunks } from '../../db/schema.js';
 import { chunkUpload } from '../../test/audio.js';
 import { concat, roomize, synthSong, webmOpus, writeWav } from '../../test/fakes/songs.js';
@@ -33,6 +35,9 @@ const SNR_DB = -20;
 let work: string;
 let songFile: string;
 const chunks: Buffer[] = [];
+const chunkFiles: string[] = [];
+/** The night as one file, as a recorder that is no phone would keep it. */
+let nightFile: string;
 
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'wcs-tracking-'));
@@ -41,10 +46,13 @@ beforeAll(async () => {
   await writeWav(songFile, gamma, RATE);
   // The night: gamma from its start for 140 s under the crowd, then 10 s of the crowd alone.
   const night = roomize(concat(gamma.subarray(0, 140 * RATE), new Float32Array(10 * RATE)), RATE, SNR_DB, 4);
+  nightFile = path.join(work, 'night.wav');
+  await writeWav(nightFile, night, RATE);
   for (let index = 0; index * 30 * RATE < night.length; index += 1) {
     const wav = path.join(work, `chunk-${index}.wav`);
     await writeWav(wav, night.subarray(index * 30 * RATE, (index + 1) * 30 * RATE), RATE);
-    chunks.push(await webmOpus(wav, path.join(work, `chunk-${index}.webm`)));
+    chunkFiles.push(path.join(work, `chunk-${index}.webm`));
+    chunks.push(await webmOpus(wav, chunkFiles.at(-1)!));
   }
 }, 120_000);
 
@@ -232,6 +240,44 @@ describe('a song heard only through its tracked hypothesis', () => {
       ),
     );
   });
+
+  /** `wcs recognize --json` with `args`: its lines, parsed. */
+  async function recognizeCli(args: string[]) {
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const previous = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = t.databaseUrl;
+    try {
+      await buildProgram().parseAsync(['node', 'wcs', 'recognize', '--json', ...args]);
+    } finally {
+      log.mockRestore();
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+    }
+    return lines.map(
+      (line) => JSON.parse(line) as { plays: { song_id: number; start_s: number; end_s: number }[] },
+    );
+  }
+
+  it('is the same play through `wcs recognize --session` on the same chunks', async () => {
+    const [stored] = await playsOf();
+    const [line] = await recognizeCli(['--session', ...chunkFiles]);
+    expect(line!.plays.map((play) => play.song_id)).toEqual([songId]);
+    const [gamma] = line!.plays;
+    // The server maps each chunk from its recorded_at, the command from the decoded lengths before
+    // it (30 s of Opus decode to 30 s and a few samples): the same times, within a few ms.
+    expect(Math.abs(gamma!.start_s - seconds(stored!.startedAt))).toBeLessThan(0.05);
+    expect(Math.abs(gamma!.end_s - seconds(stored!.endedAt!))).toBeLessThan(0.05);
+  }, 60_000);
+
+  it('is found by `wcs recognize` in the night as one file, cut into chunks as a recorder would', async () => {
+    const [line] = await recognizeCli([nightFile]);
+    expect(line!.plays.map((play) => play.song_id)).toEqual([songId]);
+    const [gamma] = line!.plays;
+    expect(Math.abs(gamma!.start_s)).toBeLessThanOrEqual(3);
+    expect(gamma!.end_s).toBeGreaterThan(115);
+    expect(gamma!.end_s).toBeLessThanOrEqual(145);
+  }, 60_000);
 
   it('rebuilds the same play on Retry', async () => {
     const before = await playsOf();
