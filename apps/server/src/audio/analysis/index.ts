@@ -14,6 +14,8 @@ import {
   KEY_MARGIN_FULL,
   KEY_PROFILE,
   KEY_THIRD_FULL,
+  KEY_TIS_SHARE,
+  KEY_TIS_WEIGHTS,
   toCamelot,
 } from './key.js';
 import { integratedLoudness, LOUDNESS_FLOOR_DB } from './loudness.js';
@@ -30,7 +32,7 @@ export const ANALYSIS_VERSION = [
   'wcs-analysis 1.0',
   'fft.js 4.0.4',
   `tempo mel-flux (tonal-flux when no pulse, none under novelty p99 ${STEADY_NOVELTY}) acf octave-family ${TEMPO_SETTINGS.halfWeight}/${TEMPO_SETTINGS.doubleWeight} 3:2 bass ${TEMPO_SETTINGS.rivalFloor}/${TEMPO_SETTINGS.threeTwoMargin}/${TEMPO_SETTINGS.bassFloor} in ${TEMPO_RANGE_LOW}-${TEMPO_RANGE_HIGH}`,
-  `key hpcp h${CHROMA_SETTINGS.harmonics} sum fifth ${CHROMA_SETTINGS.fifthCorrection} ${KEY_PROFILE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
+  `key hpcp h${CHROMA_SETTINGS.harmonics} sum fifth ${CHROMA_SETTINGS.fifthCorrection} ${KEY_PROFILE} tis ${KEY_TIS_WEIGHTS.join('/')} share ${KEY_TIS_SHARE} margin ${KEY_MARGIN_FULL} third ${KEY_THIRD_FULL}`,
   FEATURES_VERSION,
 ].join('; ');
 
