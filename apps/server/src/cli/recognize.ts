@@ -32,16 +32,12 @@ async function recognizeCommand(files: string[], options: RecognizeOptions): Pro
     { loadConfig },
     { consoleLog, prepareDatabase },
     { createDatabase },
-    { FINGERPRINT_SAMPLE_RATE },
-    { chunksOf, recognizeChunks },
-    { decodeAudio },
+    { fileChunks, recognizeChunks },
   ] = await Promise.all([
     import('../config.js'),
     import('../main.js'),
     import('../db/client.js'),
-    import('../audio/fingerprint/index.js'),
     import('../services/recognition/recognition-signal.js'),
-    import('../audio/decode.js'),
   ]);
   const minConfidence = options.minConfidence === undefined ? undefined : Number(options.minConfidence);
   if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
@@ -99,15 +95,8 @@ async function recognizeCommand(files: string[], options: RecognizeOptions): Pro
         );
       }
     };
-    // The files as one stream: each decoded when its turn comes, and cut as a recorder would.
-    async function* chunks(list: string[]) {
-      for (const file of list)
-        yield* chunksOf(
-          await decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath: config.ffmpegPath }),
-        );
-    }
     const recognize = async (list: string[]) =>
-      describe(await recognizeChunks(db, chunks(list), { minConfidence }));
+      describe(await recognizeChunks(db, fileChunks(list, config.ffmpegPath), { minConfidence }));
     const absolute = files.map((file) => path.resolve(file));
     if (options.session) {
       try {

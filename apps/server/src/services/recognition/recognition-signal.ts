@@ -2,11 +2,13 @@
  * Audio recognised as the server recognises a recording's chunks (recognition-chunk.ts): each
  * chunk with the last TAIL_SECONDS of the one before, the stream's tracking carried from chunk to
  * chunk, and each chunk's plays merged into the timeline (mergeRecognized) as they arrive. A long
- * signal is cut into chunks of about SIGNAL_CHUNK_SECONDS, the recorders' length. `wcs recognize` and the
+ * signal is cut into chunks of SIGNAL_CHUNK_SECONDS, the recorders' length. `wcs recognize` and the
  * DJ import's listening (interop/fingerprint-match.ts) so find the plays the server would, a song
  * heard only through its tracked hypothesis included; no cloud recogniser is asked. Memory is one
- * chunk's recognition and the timeline, whatever the length of the audio.
+ * chunk's recognition, a stretch of the file being decoded and the timeline, whatever the length
+ * of the audio.
  */
+import { decodeAudio } from '../../audio/decode.js';
 import {
   FINGERPRINT_SAMPLE_RATE,
   type RecognitionOptions,
@@ -30,17 +32,55 @@ export interface SignalPlay {
 }
 
 /**
- * `samples` cut into chunks of about SIGNAL_CHUNK_SECONDS, of equal lengths (views of it, not
- * copies): a recorder's chunk (30 s and a few ms of codec padding) stays one chunk.
+ * Consecutive pieces of one signal cut into chunks of SIGNAL_CHUNK_SECONDS, the last of 15-45 s
+ * (a recorder's chunk, 30 s and a few ms of codec padding, stays one chunk); only a chunk and a
+ * half and the piece being cut are held.
  */
-export function chunksOf(samples: Float32Array): Float32Array[] {
-  const count = Math.max(1, Math.round(samples.length / (SIGNAL_CHUNK_SECONDS * FINGERPRINT_SAMPLE_RATE)));
-  return Array.from({ length: count }, (_, k) =>
-    samples.subarray(
-      Math.round((k * samples.length) / count),
-      Math.round(((k + 1) * samples.length) / count),
-    ),
-  );
+export async function* chunksOf(
+  pieces: Iterable<Float32Array> | AsyncIterable<Float32Array>,
+): AsyncGenerator<Float32Array> {
+  const length = SIGNAL_CHUNK_SECONDS * FINGERPRINT_SAMPLE_RATE;
+  let pending = new Float32Array(0);
+  for await (const piece of pieces) {
+    const joined = new Float32Array(pending.length + piece.length);
+    joined.set(pending, 0);
+    joined.set(piece, pending.length);
+    pending = joined;
+    while (pending.length >= 1.5 * length) {
+      yield pending.subarray(0, length);
+      pending = pending.subarray(length);
+    }
+  }
+  if (pending.length > 0) yield pending;
+}
+
+/** Seconds of a file decoded at once (ffmpeg seeks to each stretch: the same samples, in step). */
+const DECODE_SECONDS = 600;
+
+/**
+ * The chunks of audio files heard one after the other as one stream (`wcs recognize --session`),
+ * each file cut by chunksOf and decoded DECODE_SECONDS at a time when its chunks are asked for: a
+ * recording of hours is never held whole. An undecodable file throws DecodeError.
+ */
+export async function* fileChunks(
+  files: readonly string[],
+  ffmpegPath: string,
+): AsyncGenerator<Float32Array> {
+  const rate = FINGERPRINT_SAMPLE_RATE;
+  async function* pieces(file: string) {
+    for (let startSeconds = 0; ; startSeconds += DECODE_SECONDS) {
+      const piece = await decodeAudio(file, {
+        sampleRate: rate,
+        ffmpegPath,
+        startSeconds,
+        durationSeconds: DECODE_SECONDS,
+      });
+      yield piece;
+      // (a second short of the stretch: the resampler may round its length)
+      if (piece.length < (DECODE_SECONDS - 1) * rate) return;
+    }
+  }
+  for (const file of files) yield* chunksOf(pieces(file));
 }
 
 /**
@@ -87,11 +127,11 @@ export async function recognizeChunks(
     }));
 }
 
-/** recognizeChunks on one signal, cut about as a recorder cuts it (chunksOf). */
+/** recognizeChunks on one signal, cut as a recorder cuts it (chunksOf). */
 export function recognizeSignal(
   db: Db,
   samples: Float32Array,
   options: Pick<RecognitionOptions, 'minConfidence'> = {},
 ): Promise<SignalPlay[]> {
-  return recognizeChunks(db, chunksOf(samples), options);
+  return recognizeChunks(db, chunksOf([samples]), options);
 }
