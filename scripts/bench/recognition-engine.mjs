@@ -39,6 +39,20 @@ const snr = option('--snr', 5);
 const reps = option('--reps', 1);
 const unknownHours = option('--unknown-hours', 12);
 const tracking = process.argv.includes('--track');
+// --track-variants ';backSeconds=60': the tracking measured as well with other TrackOptions (';'
+// between variants; the first is the server's path, whose false plays are counted); --track-end-gap 20:
+// the chance evidence of hypotheses whose windows hear their song to within that many seconds of
+// its end is reported apart (what a lower bound for them must pass).
+const variantsIndex = process.argv.indexOf('--track-variants');
+const trackVariants = (variantsIndex === -1 ? '' : process.argv[variantsIndex + 1]).split(';');
+const optionsOf = (variant) =>
+  Object.fromEntries(
+    variant
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
+  );
+const trackEndGap = option('--track-end-gap', 20);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 runMain(async () => {
@@ -50,6 +64,7 @@ runMain(async () => {
   const matcher = await dist('audio/fingerprint/matcher.js');
   const { chainDetections } = matcher;
   const timeline = await dist('services/recognition/recognition-timeline.js');
+  const trackingModule = await dist('audio/fingerprint/tracking.js');
   const { WEAK_SCORE, EVIDENCE_BOUND, FRAME_SECONDS } = await dist('audio/fingerprint/params.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
@@ -87,7 +102,8 @@ runMain(async () => {
     );
     const source = engine.memorySource(index, peaksOf);
     // --track: the hypotheses chance gives tracking, the strongest evidence each reached.
-    const trackChance = new Map();
+    const trackChances = trackVariants.map(() => new Map());
+    const endChances = trackVariants.map(() => new Map());
     let trackVerifications = 0;
     const songFrames = new Proxy({}, { get: (_, id) => (peaksOf.get(Number(id))?.t.at(-1) ?? -1) + 1 });
     const times = [];
@@ -146,7 +162,14 @@ runMain(async () => {
       if (tracking) {
         // The server's path: chunk by chunk, every tracked hypothesis told from evidence 1 (the
         // strongest chance gives), those at TRACK_BOUND merged as the server merges them.
-        const { chunks, verifications } = await streamChunks(engine, source, pcm, { bound: 1 });
+        const { chunks, verifications } = await streamChunks(
+          engine,
+          source,
+          pcm,
+          { ...optionsOf(trackVariants[0]), bound: 1 },
+          trackVariants.slice(1).map((v) => ({ ...optionsOf(v), bound: 1 })),
+          trackingModule.trackChunk,
+        );
         unknownTime += performance.now() - started;
         trackVerifications += verifications;
         let heard = [];
@@ -158,13 +181,17 @@ runMain(async () => {
           );
           const merge = { streamStartMs: 0, heardUntilMs: (chunk.begin + chunk.seconds) * 1000 };
           heard = timeline.mergeDetections(heard, timeline.libraryDetections(plays, pieces), merge).plays;
-          for (const p of chunk.tracked) {
-            const at = Math.round((chunk.begin + p.songStartS) / 10);
-            const key = `${k}|${p.songId}|${at}`;
-            const name = `${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s (best window confidence ${p.confidence})`;
-            if ((trackChance.get(key)?.evidence ?? 0) < p.evidence)
-              trackChance.set(key, { evidence: p.evidence, name });
-          }
+          for (const [v, told] of [chunk.tracked, ...chunk.trackedBy].entries())
+            for (const p of told) {
+              const at = Math.round((chunk.begin + p.songStartS) / 10);
+              const key = `${k}|${p.songId}|${at}`;
+              const name = `${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s, its ${p.songFromS}-${p.songToS} s of ${p.songSeconds} (best window confidence ${p.confidence})`;
+              if ((trackChances[v].get(key)?.evidence ?? 0) < p.evidence)
+                trackChances[v].set(key, { evidence: p.evidence, name });
+              const toEnd = p.songSeconds !== null && p.songSeconds - p.songToS <= trackEndGap;
+              if (toEnd && (endChances[v].get(key)?.evidence ?? 0) < p.evidence)
+                endChances[v].set(key, { evidence: p.evidence, name });
+            }
           const told = chunk.tracked.filter((p) => p.evidence >= engine.TRACK_BOUND);
           if (told.length > 0)
             heard = timeline.mergeDetections(
@@ -223,17 +250,25 @@ runMain(async () => {
           .join(', ')} (EVIDENCE_BOUND ${EVIDENCE_BOUND})`,
     );
     for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
-    if (tracking) {
-      const top = [...trackChance.values()].sort((a, b) => b.evidence - a.evidence);
-      console.log(
-        `Tracked hypotheses there (--track, chunk by chunk: ${trackVerifications} verifications at predicted positions), windows counted from score ${WEAK_SCORE}: ` +
-          `${top.length} with evidence; strongest ${top
-            .slice(0, 8)
-            .map((c) => c.evidence.toFixed(1))
-            .join(', ')} (TRACK_BOUND ${engine.TRACK_BOUND})`,
-      );
-      for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
-    }
+    if (tracking)
+      for (const [v, variant] of trackVariants.entries()) {
+        const top = [...trackChances[v].values()].sort((a, b) => b.evidence - a.evidence);
+        const ends = [...endChances[v].values()].sort((a, b) => b.evidence - a.evidence);
+        console.log(
+          `Tracked hypotheses there (--track${variant ? ` '${variant}'` : ''}, chunk by chunk${v === 0 ? `: ${trackVerifications} verifications at predicted positions` : ''}), windows counted from score ${WEAK_SCORE}: ` +
+            `${top.length} with evidence; strongest ${top
+              .slice(0, 8)
+              .map((c) => c.evidence.toFixed(1))
+              .join(
+                ', ',
+              )} (TRACK_BOUND ${engine.TRACK_BOUND}); heard to within ${trackEndGap} s of their song's end: ${ends.length}, strongest ${ends
+              .slice(0, 8)
+              .map((c) => c.evidence.toFixed(1))
+              .join(', ')}`,
+        );
+        for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
+        for (const c of ends.slice(0, 3)) console.log(`  to its end, ${c.evidence.toFixed(1)}: ${c.name}`);
+      }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -23,7 +23,8 @@
 //     [--rules on,no-ends,off,starts,joins] [--crossfades 5,10] [--fills 0,60]
 //     [--reaches 0,60] [--reach-mins 10] [--reach-confidences 0.9375,2] [--histories 0,120,1e9]
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
-//     [--no-track] [--track-bounds 0,150]
+//     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
+//     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -82,11 +83,34 @@ const reachConfidencesOption = option('--reach-confidences', null);
 const historiesOption = option('--histories', null);
 const tracking = !process.argv.includes('--no-track');
 const trackBoundsOption = option('--track-bounds', null);
+// --track-variants 'backSeconds=60;elsewhereFactor=2': trackings of their own on the same chunks,
+// each with those TrackOptions (';' between variants, '' the server's: `--track-variants ';backSeconds=60'`); --track-end-bounds 0,60 with --track-end-gap 20:
+// a tracked play whose windows hear its song to within the gap (s) of its end kept from that
+// evidence (0: no such rule).
+const variantsIndex = process.argv.indexOf('--track-variants');
+const trackVariants = (variantsIndex === -1 ? '' : process.argv[variantsIndex + 1]).split(';');
+const optionsOf = (variant) =>
+  Object.fromEntries(
+    variant
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
+  );
+const trackEndBounds = option('--track-end-bounds', '0').split(',').map(Number);
+const trackEndGap = Number(option('--track-end-gap', 20));
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
 // rules measured again without recognising the nights again.
 const detectionsOut = option('--detections-out', null);
 const detectionsIn = option('--detections-in', null);
 const verbose = process.argv.includes('--verbose');
+// --only-nights 2,4: build and recognise those nights only (the others' random draws are their own);
+// --night-limit S: each night cut after S seconds (a diagnosis of a night's first minutes);
+// --trace: for each library play missed, the stream's window detections of its song and the
+// evidence its tracked hypotheses reached (with --track-bounds 1,...: every hypothesis's).
+const onlyNights = option('--only-nights', null)?.split(',').map(Number) ?? null;
+const nightLimit = Number(option('--night-limit', 0));
+const trace = process.argv.includes('--trace');
+const traceSongs = option('--trace-songs', '').split(',').filter(Boolean).map(Number);
 const skip = (part) => process.argv.includes(`--skip-${part}`);
 
 const quantile = (values, q) => {
@@ -118,6 +142,7 @@ runMain(async () => {
   const matcher = await dist('audio/fingerprint/matcher.js');
   const params = await dist('audio/fingerprint/params.js');
   const timeline = await dist('services/recognition/recognition-timeline.js');
+  const trackingModule = await dist('audio/fingerprint/tracking.js');
   if (detectionsIn) {
     // The nights' figures from saved window detections only (no index, no audio).
     const saved = JSON.parse(fs.readFileSync(detectionsIn, 'utf8'));
@@ -347,10 +372,17 @@ runMain(async () => {
       const records = [];
       const missed = [];
       for (let n = 0; n < nightCount; n++) {
+        if (onlyNights && !onlyNights.includes(n + 1)) continue;
         const room = nightRooms[n % nightRooms.length];
         const snr = n % 2 === 0 ? 5 : 0;
         const random = rng(2024 + n + (nightSplit === 'tuning' ? 100 : 0));
         const night = buildNight(perNight, random, outside);
+        if (nightLimit > 0) {
+          night.mix = night.mix.subarray(0, Math.min(night.mix.length, nightLimit * RATE));
+          night.truth = night.truth
+            .filter((t) => t.start < nightLimit)
+            .map((t) => ({ ...t, end: Math.min(t.end, nightLimit) }));
+        }
         const crowd = crowdFor(beds.get(room.name), night.mix.length, random);
         // Masked stretches: the crowd 12 dB louder for 15-40 s (cheering, an announcement), about
         // one every 12 minutes.
@@ -535,8 +567,10 @@ runMain(async () => {
             .map(Number)
             .filter((x) => x > 0)
         : [];
-      const track = tracking ? { bound: bounds.length ? Math.min(...bounds) : undefined } : { maxAlive: 0 };
-      return streamChunks(engine, source, pcm, track);
+      const bound = bounds.length ? Math.min(...bounds) : undefined;
+      const track = tracking ? { ...optionsOf(trackVariants[0]), bound } : { maxAlive: 0 };
+      const variants = tracking ? trackVariants.slice(1).map((v) => ({ ...optionsOf(v), bound })) : [];
+      return streamChunks(engine, source, pcm, track, variants, trackingModule.trackChunk);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -636,18 +670,24 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
               reachMinList.flatMap((reachMin) =>
                 reachConfidenceList.flatMap((reachConfidence) =>
                   historyList.flatMap((history) =>
-                    trackList.map((track) => ({
-                      bound,
-                      gap,
-                      rules,
-                      crossfade,
-                      fill,
-                      reach,
-                      reachMin,
-                      reachConfidence,
-                      history,
-                      track,
-                    })),
+                    trackList.flatMap((track) =>
+                      trackVariants.flatMap((_, back) =>
+                        trackEndBounds.map((endBound) => ({
+                          bound,
+                          gap,
+                          rules,
+                          crossfade,
+                          fill,
+                          reach,
+                          reachMin,
+                          reachConfidence,
+                          history,
+                          track,
+                          back,
+                          endBound,
+                        })),
+                      ),
+                    ),
                   ),
                 ),
               ),
@@ -669,6 +709,8 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
       reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
       historyList.length > 1 ? `history ${v.history} s` : '',
       trackList.length > 1 ? `track bound ${v.track}` : '',
+      trackVariants.length > 1 ? `tracking '${trackVariants[v.back]}'` : '',
+      trackEndBounds.length > 1 ? `end bound ${v.endBound}` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -711,6 +753,11 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
       sum.ends.push(...e.ends);
       for (const line of [...e.misses, ...e.fragments, ...e.falsePlays, ...(verbose ? e.errors : [])])
         sum.lines.push(`night ${record.night}: ${line}`);
+      if (trace)
+        for (const t of e.missed) sum.lines.push(`night ${record.night}: ${traceOf(record, t, params)}`);
+      if (trace && b === 0)
+        for (const t of record.truth.filter((x) => traceSongs.includes(x.songId)))
+          sum.lines.push(`night ${record.night}: ${traceOf(record, t, params)}`);
       if (b === 0)
         console.log(
           `| ${record.night} | ${record.room} | ${record.snr > 0 ? '+' : ''}${record.snr} dB | ${(record.seconds / 3600).toFixed(2)} | ${row(e)} | ${record.speed.toFixed(0)}x |`,
@@ -732,7 +779,20 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
  */
 function playsOf(
   chunks,
-  { bound: evidenceBound, gap, rules, crossfade, fill, reach, reachMin, reachConfidence, history, track },
+  {
+    bound: evidenceBound,
+    gap,
+    rules,
+    crossfade,
+    fill,
+    reach,
+    reachMin,
+    reachConfidence,
+    history,
+    track,
+    back = 0,
+    endBound = 0,
+  },
   { engine, params, timeline, songFrames },
 ) {
   let plays = [];
@@ -793,7 +853,18 @@ function playsOf(
     plays = timeline.mergeDetections(plays, detections, merge).plays;
     // The plays the stream's tracking told in this chunk (evidence at the variant's bound), after
     // the chunk's own, as recognition-chunk.ts merges them (in the chunk's own signal's seconds).
-    const tracked = track > 0 ? (chunk.tracked ?? []).filter((p) => p.evidence >= track) : [];
+    const told = back === 0 ? (chunk.tracked ?? []) : chunk.trackedBy[back - 1];
+    const tracked =
+      track > 0
+        ? told.filter(
+            (p) =>
+              p.evidence >= track ||
+              (endBound > 0 &&
+                p.evidence >= endBound &&
+                p.songSeconds !== null &&
+                p.songSeconds - p.songToS <= trackEndGap),
+          )
+        : [];
     if (tracked.length > 0) {
       const own = [{ startS: 0, endS: chunk.seconds, startAtMs: chunk.begin * 1000 }];
       let extra = timeline.trackedDetections(plays, tracked, own);
@@ -818,6 +889,7 @@ function evaluate(truth, predicted) {
   const misses = [];
   const fragments = [];
   const errors = [];
+  const missed = [];
   let found = 0;
   let predictedOnTrue = 0;
   for (const play of library) {
@@ -826,6 +898,7 @@ function evaluate(truth, predicted) {
       .filter((c) => c.p.songId === play.songId && c.o > 0)
       .sort((a, b) => b.o - a.o);
     if (matching.length === 0) {
+      missed.push(play);
       misses.push(
         `missed: song ${play.songId} (${play.name}) at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s`,
       );
@@ -861,7 +934,39 @@ function evaluate(truth, predicted) {
     starts,
     ends,
     misses,
+    missed,
     fragments,
     errors,
   };
+}
+
+/**
+ * --trace: a missed play's song as the stream heard it: the chunks' window detections of it
+ * (stream seconds, score, and the song position they imply against the true one: the DJ starts
+ * every song 2 s in), and the evidence its tracked hypotheses told (every bound asked).
+ */
+function traceOf(record, play, params) {
+  const F = params.FRAME_SECONDS;
+  const heard = [];
+  const told = new Map();
+  for (const chunk of record.chunks) {
+    for (const d of chunk.detections) {
+      const at = chunk.begin + d.window * F;
+      if (d.songId !== play.songId || at < play.start - 10 || at > play.end) continue;
+      const centre = d.window + Math.round(5 / F);
+      const position = (Math.round(centre * params.WARPS[d.warp].a) + d.offset) * F;
+      const truePosition = 2 + (chunk.begin + centre * F - play.start) * play.speed;
+      heard.push(`${at.toFixed(0)}s:${d.score.toFixed(0)}@${(position - truePosition).toFixed(0)}`);
+    }
+    for (const p of chunk.tracked ?? []) {
+      if (p.songId !== play.songId || chunk.begin + p.startS > play.end || chunk.begin + p.endS < play.start)
+        continue;
+      const key = Math.round(chunk.begin + p.songStartS);
+      told.set(
+        key,
+        `${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)}s evidence ${p.evidence}`,
+      );
+    }
+  }
+  return `trace of song ${play.songId} at ${play.start.toFixed(0)}-${play.end.toFixed(0)} s: windows (start:score@position error s) ${heard.join(' ') || 'none'}; tracked: ${[...told.values()].join(', ') || 'none'}`;
 }

@@ -7,14 +7,20 @@
 export const CHUNK_SECONDS = 30;
 export const TAIL_SECONDS = 20;
 
-/** `track`: the tracking's options (a lower `bound` tells more; the caller keeps those it wants). */
-export async function streamChunks(engine, source, pcm, track = {}) {
+/**
+ * `track`: the tracking's options (a lower `bound` tells more; the caller keeps those it wants).
+ * `variants`: other tracking options, each tracked on the same chunks' detections and peaks from
+ * its own state (the tracking module's trackChunk, as recognizeStreamWith calls it); their plays
+ * are each chunk's `trackedBy[k]`.
+ */
+export async function streamChunks(engine, source, pcm, track = {}, variants = [], trackChunk = null) {
   const rate = engine.FINGERPRINT_SAMPLE_RATE;
   const chunk = CHUNK_SECONDS * rate;
   const tail = TAIL_SECONDS * rate;
   const chunks = [];
   let tracking = null;
   let verifications = 0;
+  const states = variants.map(() => null);
   for (let from = 0; from < pcm.length; from += chunk) {
     const begin = Math.max(0, from - tail);
     const window = pcm.subarray(begin, Math.min(pcm.length, from + chunk));
@@ -26,6 +32,25 @@ export async function streamChunks(engine, source, pcm, track = {}) {
     );
     tracking = found.tracking;
     verifications += found.verifications;
+    const trackedBy = [];
+    for (const [k, options] of variants.entries()) {
+      const songIds = new Set([
+        ...found.detections.map((d) => d.songId),
+        ...(states[k]?.hypotheses.map((h) => h.songId) ?? []),
+      ]);
+      const grids = await source.gridsOf([...songIds]);
+      const signal = {
+        samples: window.length,
+        tailSamples: from - begin,
+        totalFrames: found.totalFrames,
+        peaks: found.peaks,
+        detections: found.detections,
+        grids,
+      };
+      const result = trackChunk(states[k], signal, options);
+      states[k] = result.state;
+      trackedBy.push(result.plays);
+    }
     chunks.push({
       begin: begin / rate,
       from: from / rate,
@@ -33,6 +58,7 @@ export async function streamChunks(engine, source, pcm, track = {}) {
       frames: found.totalFrames,
       detections: found.detections,
       tracked: found.tracked,
+      trackedBy,
     });
   }
   return { chunks, verifications };

@@ -417,8 +417,9 @@ export interface StreamRecognition {
   plays: TimelinePlay[];
   /** The window detections the plays were chained from (the benchmarks record them). */
   detections: Detection[];
-  /** The signal's frames (the detections' windows lie in them). */
+  /** The signal's frames (the detections' windows lie in them), and its verified peaks. */
   totalFrames: number;
+  peaks: Pick<Peaks, 't' | 'f' | 'count'>;
   /** Seconds from the start of `samples` (negative: heard in chunks before). */
   tracked: TrackedPlay[];
   tracking: TrackState;
@@ -486,7 +487,7 @@ export async function recognizeStreamWith(
     { samples: samples.length, tailSamples: stream.tailSamples, totalFrames, peaks, detections, grids },
     { bound: (TRACK_BOUND * minScore) / MIN_SCORE, ...track },
   );
-  return { plays, detections, totalFrames, tracked, tracking: state, verifications };
+  return { plays, detections, totalFrames, peaks, tracked, tracking: state, verifications };
 }
 
 /**

@@ -129,6 +129,28 @@ describe('tracking', () => {
     expect(evidenceOf(h!)).toBeCloseTo(sum, 6);
   }, 60_000);
 
+  it('verifies a new hypothesis back from its seed when asked, in the windows its chunk holds', async () => {
+    // Song 2 (masked) from its start, heard by one window only: its 40 s.
+    const at = Math.round(40 / FRAME_SECONDS);
+    const signal = await chunkSignal(masked, 0, 50, 0, [seed(2, at, at, 40)]);
+    const [h] = trackChunk(null, signal, { backSeconds: 60 }).state.hypotheses;
+    const before = h!.windows.filter((w) => w.start < at);
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    // Windows of the stream grid, none hearing the seed's audio, each where the song is.
+    for (const w of before) {
+      expect(w.start % WINDOW_HOP).toBe(0);
+      expect(at - w.start).toBeGreaterThan(WINDOW_HOP / 2);
+      expect(Math.abs(w.ref - (w.start + Math.round(WINDOW_FRAMES / 2)))).toBeLessThanOrEqual(6);
+    }
+    // Its anchors in time order (the seed's the last), its evidence theirs and the seed's.
+    expect(h!.anchors.map(([c]) => c)).toEqual([...h!.anchors.map(([c]) => c)].sort((x, y) => x - y));
+    expect(h!.anchors.at(-1)![0]).toBe(at + Math.round(WINDOW_FRAMES / 2));
+    // The server's (TRACK_BACK_SECONDS 0): from its seed on only.
+    const [forward] = trackChunk(null, signal).state.hypotheses;
+    expect(forward!.windows.filter((w) => w.start < at)).toEqual([]);
+    expect(evidenceOf(h!)).toBeGreaterThan(evidenceOf(forward!) + 30);
+  }, 60_000);
+
   it('never changes the state it is given: a chunk tracked twice tells the same', async () => {
     const first = await chunkSignal(masked, 0, 30, 0);
     const { state } = trackChunk(null, first);

@@ -43,6 +43,15 @@ export const TRACK_MAX_ALIVE = 8;
 /** A hypothesis no window has heard at TRACK_FLOOR for this long is dropped. */
 export const TRACK_DROP_SECONDS = 60;
 
+/**
+ * How far back from its first seed a new hypothesis is verified (backSeconds: within the chunk's
+ * signal, which begins with the 20 s tail of the chunk before), so that the song's windows heard
+ * before any reached the seed score count too. 0 in the server: at 60 s it found no play more on
+ * the tuning nights and raised the strongest chance evidence outside the index from 66.0 to 101.5
+ * (docs/performance.md, "Tracking backwards, and a song heard to its end"); the benchmarks measure it.
+ */
+export const TRACK_BACK_SECONDS = 0;
+
 /** Seed and prediction this close (frames) are one hypothesis. */
 const SAME_FRAMES = 6;
 /** The tempo is refitted on the anchors of the last REFIT_SECONDS, once they span REFIT_MIN_SECONDS. */
@@ -105,6 +114,9 @@ export interface TrackedPlay {
   songSeconds: number | null;
   /** Its evidence (the benchmarks compare bounds). */
   evidence: number;
+  /** The song's seconds its counted windows hear from and to (the first's start, the last's end). */
+  songFromS: number;
+  songToS: number;
 }
 
 export interface TrackOptions {
@@ -113,6 +125,8 @@ export interface TrackOptions {
   floor?: number;
   maxAlive?: number;
   dropSeconds?: number;
+  /** TRACK_BACK_SECONDS unless given (0: a hypothesis is verified from its seed on only). */
+  backSeconds?: number;
 }
 
 export interface ChunkSignal {
@@ -185,6 +199,7 @@ export function trackChunk(
   const floor = options.floor ?? TRACK_FLOOR;
   const maxAlive = options.maxAlive ?? TRACK_MAX_ALIVE;
   const dropFrames = (options.dropSeconds ?? TRACK_DROP_SECONDS) / FRAME_SECONDS;
+  const backFrames = (options.backSeconds ?? TRACK_BACK_SECONDS) / FRAME_SECONDS;
   const continued = previous !== null && signal.tailSamples > 0;
   const state: TrackState = continued
     ? structuredClone(previous)
@@ -210,6 +225,65 @@ export function trackChunk(
 
   const alive = state.hypotheses;
   const done: Hypothesis[] = [];
+  // The stream's windows this signal holds whole (and clear of its last frames).
+  const end = s + signal.totalFrames - EDGE_FRAMES;
+  let verifications = 0;
+
+  /**
+   * Hypothesis h verified in the stream's window W with its song at `refC` at the window's centre:
+   * the window it counts, or null (under the floor, or heard better elsewhere in its song).
+   */
+  const verifyAt = (h: Hypothesis, W: number, refC: number, grid: PeakGrid): TrackedWindow | null => {
+    const a = WARPS[h.warp]!.a;
+    const local = W + half - s;
+    const r = verifyCandidate(peaks, W - s, W - s + WINDOW_FRAMES, grid, {
+      warp: h.warp,
+      offset: Math.round(refC) - Math.round(local * a),
+    });
+    verifications++;
+    if (r.score < floor || r.first < 0) return null;
+    // A window of the chunk that hears this stretch as the same song at another position, and
+    // better, says the music is not where the hypothesis has it (chance in a song after a cut,
+    // a loop's other repeat): not counted.
+    const elsewhere = detections.some(
+      (d) =>
+        d.songId === h.songId &&
+        Math.abs(d.window - W) < WINDOW_FRAMES &&
+        d.score > r.score &&
+        Math.abs(d.ref - (refC + h.slope * (d.window - W))) > SAME_FRAMES,
+    );
+    if (elsewhere) return null;
+    return {
+      start: W,
+      score: r.score,
+      first: r.first + s,
+      last: r.last + s,
+      ref: Math.round(local * a) + r.offset,
+    };
+  };
+
+  /**
+   * A new hypothesis verified backwards from its seed, in the stream's windows before it that the
+   * signal holds (up to backFrames, not before its song's start), each re-anchoring the next: the
+   * song's windows heard before its seed count as evidence.
+   */
+  const trackBack = (h: Hypothesis) => {
+    const grid = grids.get(h.songId);
+    if (!grid || backFrames <= 0) return;
+    const seedStart = h.seeds[0]!.start;
+    let W = Math.ceil((seedStart - WINDOW_HOP / 2) / WINDOW_HOP) * WINDOW_HOP - WINDOW_HOP;
+    for (; W >= s && W >= seedStart - backFrames; W -= WINDOW_HOP) {
+      const [c0, r0] = h.anchors[0]!;
+      const refC = r0 + h.slope * (W + half - c0);
+      if (refC < 0) break;
+      const found = verifyAt(h, W, refC, grid);
+      if (!found) continue;
+      h.windows.push(found);
+      h.anchors.unshift([W + half, found.ref]);
+    }
+    refit(h);
+  };
+
   let next = 0;
   const addSeedsUpTo = (W: number) => {
     while (next < seeds.length && seeds[next]!.window <= W) {
@@ -232,7 +306,7 @@ export function trackChunk(
         refit(same);
         continue;
       }
-      alive.push({
+      const born: Hypothesis = {
         songId: d.songId,
         warp: d.warp,
         slope: WARPS[d.warp]!.a,
@@ -242,7 +316,9 @@ export function trackChunk(
         seeds: [seed],
         windows: [],
         told: 0,
-      });
+      };
+      trackBack(born);
+      alive.push(born);
     }
     // Bounded: the strongest hypotheses by the best seed they have shown.
     alive.sort(
@@ -253,10 +329,8 @@ export function trackChunk(
     while (alive.length > maxAlive) done.push(alive.pop()!);
   };
 
-  // The stream's windows this signal holds whole (and clear of its last frames), not verified yet.
-  const end = s + signal.totalFrames - EDGE_FRAMES;
+  // The stream's windows this signal holds whole, not verified yet.
   let W = Math.max(state.nextWindow, Math.ceil(s / WINDOW_HOP) * WINDOW_HOP);
-  let verifications = 0;
   for (; W + WINDOW_FRAMES <= end; W += WINDOW_HOP) {
     // (a seed's window within half a hop of W hears W's audio: it comes first, W is not verified)
     addSeedsUpTo(W + WINDOW_HOP / 2);
@@ -271,28 +345,10 @@ export function trackChunk(
       }
       // Not before its seed, nor again where a seed of it was heard.
       if (W <= h.born || h.seeds.some((x) => Math.abs(x.start - W) <= WINDOW_HOP / 2)) continue;
-      const a = WARPS[h.warp]!.a;
-      const local = c - s;
-      const r = verifyCandidate(peaks, W - s, W - s + WINDOW_FRAMES, grid, {
-        warp: h.warp,
-        offset: Math.round(refC) - Math.round(local * a),
-      });
-      verifications++;
-      if (r.score < floor || r.first < 0) continue;
-      // A window of the chunk that hears this stretch as the same song at another position, and
-      // better, says the music is not where the hypothesis has it (chance in a song after a cut,
-      // a loop's other repeat): not counted.
-      const elsewhere = detections.some(
-        (d) =>
-          d.songId === h.songId &&
-          Math.abs(d.window - W) < WINDOW_FRAMES &&
-          d.score > r.score &&
-          Math.abs(d.ref - predict(h, d.window + half)) > SAME_FRAMES,
-      );
-      if (elsewhere) continue;
-      const ref = Math.round(local * a) + r.offset;
-      h.windows.push({ start: W, score: r.score, first: r.first + s, last: r.last + s, ref });
-      h.anchors.push([c, ref]);
+      const found = verifyAt(h, W, refC, grid);
+      if (!found) continue;
+      h.windows.push(found);
+      h.anchors.push([c, found.ref]);
       h.lastGood = W;
       refit(h);
     }
@@ -351,7 +407,11 @@ function playOf(
   grid: PeakGrid | null | undefined,
   s: number,
 ) {
-  const songStart = best.start + Math.round(WINDOW_FRAMES / 2) - best.ref / h.slope;
+  const half = Math.round(WINDOW_FRAMES / 2);
+  const songStart = best.start + half - best.ref / h.slope;
+  const parts = partsOf(h);
+  const from = parts.reduce((x, y) => (y.start < x.start ? y : x));
+  const to = parts.reduce((x, y) => (y.start > x.start ? y : x));
   return {
     songId: h.songId,
     startS: round2((first - s) * FRAME_SECONDS),
@@ -360,5 +420,7 @@ function playOf(
     songStartS: round2((songStart - s) * FRAME_SECONDS),
     tempo: Math.round(h.slope * 1e4) / 1e4,
     songSeconds: grid ? round2(songFramesOf(grid) * FRAME_SECONDS) : null,
+    songFromS: round2((from.ref - half * h.slope) * FRAME_SECONDS),
+    songToS: round2((to.ref + half * h.slope) * FRAME_SECONDS),
   };
 }
