@@ -65,7 +65,7 @@ runMain(async () => {
   const { chainDetections } = matcher;
   const timeline = await dist('services/recognition/recognition-timeline.js');
   const trackingModule = await dist('audio/fingerprint/tracking.js');
-  const { WEAK_SCORE, EVIDENCE_BOUND, FRAME_SECONDS } = await dist('audio/fingerprint/params.js');
+  const { WEAK_SCORE, EVIDENCE_BOUND, FRAME_SECONDS, MIN_SCORE } = await dist('audio/fingerprint/params.js');
   const { mergeIndex, emptyIndex } = await dist('audio/fingerprint/memory-index.js');
   const { decodeAudio } = await dist('audio/decode.js');
   const cacheDir = path.join(repoRoot, '.cache/recognition');
@@ -151,6 +151,11 @@ runMain(async () => {
     let unknownTime = 0;
     const falsePlays = [];
     const chains = [];
+    // The best detection's score of each 10 s window of the music outside the index that has one
+    // (weak ones too), and the windows in all: windows heard at MIN_SCORE and up are chance that
+    // corroboration and evidence must reject.
+    const windowBest = [];
+    let windowCount = 0;
     // Mono at RATE before the PA chain: three times faster than filtering at the file's own rate.
     const room = `aformat=channel_layouts=mono,aresample=${RATE},${ROOM}`;
     for (const [k, track] of unknownMusic.entries()) {
@@ -211,6 +216,14 @@ runMain(async () => {
       const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
       const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
       unknownTime += performance.now() - started;
+      const best = new Map();
+      for (const d of detections) best.set(d.window, Math.max(best.get(d.window) ?? 0, d.score));
+      windowBest.push(...best.values());
+      // (the windows of windowDetections: every WINDOW_HOP frames, and one ending with the signal)
+      let last = -1;
+      for (let start = 0; start + matcher.WINDOW_FRAMES < frames; start += matcher.WINDOW_HOP, windowCount++)
+        last = start;
+      if (frames > 0 && last !== Math.max(0, frames - matcher.WINDOW_FRAMES)) windowCount++;
       for (const play of plays)
         falsePlays.push(
           `  false play: ${track.id} (${track.origin}) ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
@@ -241,6 +254,16 @@ runMain(async () => {
         `recognised at ${((unknownSeconds * 1000) / unknownTime).toFixed(0)}x real time`,
     );
     for (const line of falsePlays) console.log(line);
+    if (windowCount > 0) {
+      const heard = windowBest.filter((score) => score >= MIN_SCORE).sort((a, b) => b - a);
+      console.log(
+        `Windows there heard at ${MIN_SCORE} and up (10 s, every 5 s): ${heard.length} of ${windowCount}; ` +
+          `at 35 and up ${heard.filter((x) => x >= 35).length}, 40 ${heard.filter((x) => x >= 40).length}; best ${heard
+            .slice(0, 8)
+            .map((x) => x.toFixed(1))
+            .join(', ')}`,
+      );
+    }
     chains.sort((a, b) => b.evidence - a.evidence);
     console.log(
       `Chance chains there (windows of score ${WEAK_SCORE} and up at one position of a song, spanning two that share no audio): ` +

@@ -18,6 +18,8 @@
 // Prints figures; asserts nothing.
 //   node scripts/bench/recognition-scale.mjs [--songs 10000,30000] [--positions 2] [--chunks 20]
 //     [--no-track] (the chunks recognised without the stream's tracking)
+//     [--compare] (each 10 s query also recognised without the second chance for the windows no
+//     song is heard in, in alternating order: its cost, measured in one process)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +40,8 @@ const sizes = String(option('--songs', '10000,30000')).split(',').map(Number);
 const positions = Number(option('--positions', 2));
 const chunkCount = Number(option('--chunks', 20));
 const noTrack = process.argv.includes('--no-track');
+const compare = process.argv.includes('--compare');
+const mean = (values) => values.reduce((sum, x) => sum + x, 0) / values.length;
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -133,13 +137,22 @@ runMain(async () => {
       let wrong = 0;
       let falses = 0;
       let known = 0;
-      for (const { file, truth } of queries) {
+      // (--compare: each query also recognised without the second chance, in alternating order)
+      const cpuWithout = [];
+      for (const [q, { file, truth }] of queries.entries()) {
         const pcm = await decode(file);
+        const without = async () => {
+          const c0 = cpuMs();
+          await engine.recognizeWith(source, pcm, { secondChance: false });
+          cpuWithout.push(cpuMs() - c0);
+        };
+        if (compare && q % 2 === 0) await without();
         const c0 = cpuMs();
         const w0 = performance.now();
         const plays = await engine.recognizeWith(source, pcm);
         wall.push(performance.now() - w0);
         cpu.push(cpuMs() - c0);
+        if (compare && q % 2 === 1) await without();
         const top = [...plays].sort((a, b) => b.confidence - a.confidence)[0];
         if (truth === null) falses += plays.length > 0 ? 1 : 0;
         else {
@@ -180,7 +193,12 @@ runMain(async () => {
           `+ ${mb(bytes.fixed)} MB of buckets and song tables\n` +
           `- 10 s queries: CPU median ${quantile(cpu, 0.5).toFixed(1)} ms = ${(10000 / quantile(cpu, 0.5)).toFixed(0)}x real time per core, ` +
           `p90 ${quantile(cpu, 0.9).toFixed(1)} ms; wall median ${quantile(wall, 0.5).toFixed(1)} ms, p90 ${quantile(wall, 0.9).toFixed(1)} ms; ` +
-          `correct ${correct}/${known}, wrong ${wrong}, false ${falses}/${queries.length - known}\n` +
+          `correct ${correct}/${known}, wrong ${wrong}, false ${falses}/${queries.length - known}; ` +
+          `CPU mean ${mean(cpu).toFixed(1)} ms${
+            compare
+              ? ` (without the second chance, the same queries: median ${quantile(cpuWithout, 0.5).toFixed(1)} ms, p90 ${quantile(cpuWithout, 0.9).toFixed(1)} ms, mean ${mean(cpuWithout).toFixed(1)} ms)`
+              : ''
+          }\n` +
           `- 30 s Opus chunk + 20 s tail, decode + recognise: wall median ${quantile(chunkWall, 0.5).toFixed(0)} ms, ` +
           `p90 ${quantile(chunkWall, 0.9).toFixed(0)} ms (CPU of this process, decoding is the helper's: median ${quantile(chunkCpu, 0.5).toFixed(0)} ms); ` +
           `song found in ${chunkFound}/${chunks.length}\n` +

@@ -1,10 +1,10 @@
 // Hashes: identical under gain, a shared majority for the same music cut at another place, and
 // a query played faster finds its reference hashes only when re-hashed under the matching warp.
 import { describe, expect, it } from 'vitest';
-import { hashPeaks } from './hashes.js';
+import { type Hashes, hashPeaks, probeHashes } from './hashes.js';
 import { HOP, QUERY_PEAKS, QUERY_TARGETS, SAMPLE_RATE } from './params.js';
-import { extractPeaks } from './peaks.js';
-import { scale, speedUp, synthSong } from './synth.js';
+import { extractPeaks, type Peaks } from './peaks.js';
+import { rng, scale, speedUp, synthSong } from './synth.js';
 
 const asSet = (h: { hash: Int32Array }) => new Set(h.hash);
 const shared = (query: Set<number>, reference: Set<number>) =>
@@ -69,5 +69,49 @@ describe('hashPeaks', () => {
     const chance = shared(asSet(other), asSet(reference));
     expect(chance).toBeLessThan(0.2);
     expect(shared(asSet(excerpt), asSet(reference))).toBeGreaterThan(chance * 3);
+  });
+});
+
+describe('probeHashes', () => {
+  const peaks = extractPeaks(synthSong(23, 30, SAMPLE_RATE));
+  const reference = hashPeaks(peaks);
+  /** The share of the reference's pairs that `query` hashes alike at an anchor within a frame. */
+  const found = (query: Hashes) => {
+    const at = new Map<number, number[]>();
+    for (let i = 0; i < query.count; i++)
+      at.set(query.hash[i]!, [...(at.get(query.hash[i]!) ?? []), query.t[i]!]);
+    let n = 0;
+    for (let i = 0; i < reference.count; i++)
+      if (at.get(reference.hash[i]!)?.some((t) => Math.abs(t - reference.t[i]!) <= 1)) n++;
+    return n / reference.count;
+  };
+
+  it('finds again the pairs whose peaks a room moved by a frame and a fraction of a bin', () => {
+    // Every peak a frame later or not, its log-frequency moved by up to ±0.12 bin (a quarter of a
+    // hash step): each pair's time step within a frame of its own, each frequency within the
+    // nearer other hash step.
+    const random = rng(5);
+    const moved = Array.from({ length: peaks.count }, (_, i) => ({
+      t: peaks.t[i]! + (random() < 0.5 ? 1 : 0),
+      f: peaks.f[i]! + 0.24 * (random() - 0.5),
+    })).sort((x, y) => x.t - y.t);
+    const room: Peaks = {
+      t: Int32Array.from(moved, (p) => p.t),
+      f: Float32Array.from(moved, (p) => p.f),
+      count: moved.length,
+      frames: peaks.frames + 1,
+      rank: new Uint8Array(moved.length),
+    };
+    const own = hashPeaks(room, undefined, QUERY_TARGETS);
+    const probed = probeHashes(room, QUERY_TARGETS);
+    expect(found(own)).toBeLessThan(0.5);
+    expect(found(probed)).toBeGreaterThan(0.85);
+    // Unmoved, the probes hold the pairs' own hashes, in anchor order.
+    const still = probeHashes(peaks, QUERY_TARGETS);
+    expect(found(still)).toBeCloseTo(found(hashPeaks(peaks, undefined, QUERY_TARGETS)), 6);
+    expect(still.t.every((t, i) => i === 0 || t >= still.t[i - 1]!)).toBe(true);
+    // 12 a pair at most: each pair's own, its time step ±1, and the other frequency steps.
+    expect(still.count).toBeLessThanOrEqual(12 * hashPeaks(peaks, undefined, QUERY_TARGETS).count);
+    expect(still.count).toBeGreaterThan(8 * hashPeaks(peaks, undefined, QUERY_TARGETS).count);
   });
 });

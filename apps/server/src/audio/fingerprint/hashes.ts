@@ -59,3 +59,54 @@ export function hashPeaks(
   }
   return { hash: outHash.subarray(0, n), t: outT.subarray(0, n), count: n };
 }
+
+/**
+ * The hashes a reference pair could have where the query's pairs (hashPeaks at no warp, `targets`
+ * per anchor) were moved a little by a room: each pair's own hash, and those with the time step a
+ * frame shorter and longer, the anchor's log-frequency in the nearer other hash step, and the
+ * frequency step rounded the other way (2 × 2 × 3 = 12 a pair), in
+ * anchor order as hashPeaks'. A peak that survives reverberation and babble lands within a frame
+ * and a bin of its place, but a hash asks the exact frame and half-bin of both peaks: looked up
+ * this way, a room's surviving pairs find their reference again (matcher.ts, probeDetections).
+ */
+export function probeHashes(peaks: Peaks, targets: number): Hashes {
+  const { t, f, count } = peaks;
+  const zone = MAX_DT / 1.08;
+  const outHash = new Int32Array(count * targets * PROBES);
+  const outT = new Int32Array(outHash.length);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const x = f[i]! * HASH_STEPS;
+    const f1 = Math.floor(x);
+    if (f1 < 0 || f1 >= F_LIMIT) continue;
+    const f2 = x - f1 >= 0.5 ? f1 + 1 : f1 - 1;
+    let found = 0;
+    for (let j = i + 1; j < count && found < targets; j++) {
+      const step = t[j]! - t[i]!;
+      if (step > zone) break;
+      if (step === 0 || Math.abs(f[j]! - f[i]!) > MAX_DF) continue;
+      found++;
+      if (step > MAX_DT) continue;
+      const y = (f[j]! - f[i]!) * HASH_STEPS;
+      const d1 = Math.round(y);
+      const d2 = y - d1 >= 0 ? d1 + 1 : d1 - 1;
+      for (const a of [f1, f2]) {
+        if (a < 0 || a >= F_LIMIT) continue;
+        for (const d of [d1, d2]) {
+          if (Math.abs(d) > MAX_DF * HASH_STEPS) continue;
+          for (let dt = step - 1; dt <= step + 1; dt++) {
+            if (dt < 1 || dt > MAX_DT) continue;
+            // (one pair's probes may be another's: votes count an anchor once a key all the same)
+            outHash[n] = (((a << 7) | (d + DF_BIAS)) << 5) | dt;
+            outT[n] = t[i]!;
+            n++;
+          }
+        }
+      }
+    }
+  }
+  return { hash: outHash.subarray(0, n), t: outT.subarray(0, n), count: n };
+}
+
+/** Hashes probeHashes looks up a pair by, at most. */
+const PROBES = 12;

@@ -2,8 +2,8 @@
 // verification against the song's peaks keeps it and rejects unrelated music, and consecutive
 // windows of one play chain into one play.
 import { describe, expect, it } from 'vitest';
-import { hashPeaks } from './hashes.js';
-import { indexSignal, soloScoreFor } from './index.js';
+import { hashPeaks, probeHashes } from './hashes.js';
+import { indexSignal, memorySource, recognizeWith, soloScoreFor } from './index.js';
 import {
   CORROBORATING_FRAMES,
   chainDetections,
@@ -16,6 +16,7 @@ import {
   type PeakGrid,
   peakGrid,
   peakOffsets,
+  probeDetections,
   scoreFor,
   strengthOf,
   verifyCandidate,
@@ -35,14 +36,16 @@ import {
   MIN_CANDIDATE_VOTES,
   MIN_SCORE,
   PEAK_MARGIN,
+  PROBE_MARGIN,
   QUERY_PEAKS,
   QUERY_TARGETS,
+  QUERY_VERIFY_PEAKS,
   SAMPLE_RATE,
   SOLO_FACTOR,
   WARPS,
   WEAK_SCORE,
 } from './params.js';
-import { extractPeaks } from './peaks.js';
+import { extractPeakSets, extractPeaks } from './peaks.js';
 import { addNoise, synthSong } from './synth.js';
 
 const grids = new Map<number, PeakGrid>();
@@ -188,6 +191,45 @@ describe('matcher', () => {
     expect(
       detectWindow([key(7, cut + 400)], 0, peaks, grids, MIN_SCORE, MIN_SCORE, { margin: verified.score }),
     ).toEqual([]);
+  });
+
+  it('hears, at its second chance, a song whose every pair a room moved by a frequency step', async () => {
+    const cut = 1200;
+    const excerpt = songA.subarray(cut * HOP, cut * HOP + 10 * SAMPLE_RATE);
+    // The song indexed with each of the excerpt's pairs one frequency step up and one down from
+    // how the excerpt hashes it (a step is no warp's: a pitch warp moves both peaks alike), so
+    // that none of the excerpt's own hashes finds it, at any warp.
+    const { hashed, verified: query } = extractPeakSets(excerpt, QUERY_PEAKS, QUERY_VERIFY_PEAKS);
+    const own = hashPeaks(hashed, WARPS[0], QUERY_TARGETS);
+    const hash = new Int32Array(2 * own.count);
+    const t = new Int32Array(2 * own.count);
+    for (let i = 0; i < own.count; i++) {
+      hash[2 * i] = own.hash[i]! + (1 << 5);
+      hash[2 * i + 1] = own.hash[i]! - (1 << 5);
+      t[2 * i] = t[2 * i + 1] = own.t[i]! + cut;
+    }
+    const moved = mergeIndex(emptyIndex(), new Set(), [
+      { songId: 9, revision: 1, hashes: { hash, t, count: hash.length } },
+    ]);
+    const source = memorySource(moved, new Map([[9, indexSignal(songA).peaks]]));
+    // Its own pairs propose nothing (and so nothing is verified, nor aligned by single peaks)...
+    const perWarp = WARPS.map((warp) => hashPeaks(hashed, warp, QUERY_TARGETS));
+    expect(indexCandidates(perWarp, moved, 0, 0)).toEqual([]);
+    // ...the second chance hears the song where the excerpt was cut.
+    const [play, ...others] = await recognizeWith(source, excerpt);
+    expect(others).toEqual([]);
+    expect(play!.songId).toBe(9);
+    expect(play!.confidence).toBeGreaterThan(0.5);
+    expect(Math.abs(play!.songStartS + cut * FRAME_SECONDS)).toBeLessThan(0.1);
+    // Its candidates are the probes' (at no warp), its detection reported less PROBE_MARGIN, and
+    // none where the margin is not cleared.
+    const probes = indexCandidates([probeHashes(hashed, QUERY_TARGETS)], moved, 0, 0);
+    expect(probes[0]).toMatchObject({ songId: 9, warp: 0 });
+    const songGrids = new Map([[9, peakGrid(indexSignal(songA).peaks)]]);
+    const [found] = probeDetections(probes, 0, query, songGrids);
+    const verified = verifyCandidate(query, 0, WINDOW_FRAMES, songGrids.get(9)!, found!);
+    expect(found!.score).toBeCloseTo(verified.score - PROBE_MARGIN, 6);
+    expect(probeDetections(probes, 0, query, songGrids, MIN_SCORE, verified.score)).toEqual([]);
   });
 
   it('places matches at absolute frames when given a segment base', () => {

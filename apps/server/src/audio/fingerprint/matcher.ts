@@ -22,6 +22,7 @@ import {
   PEAK_OFFSETS,
   PEAK_SONGS,
   PEAK_SPACING,
+  PROBE_MARGIN,
   VERIFY_BINS,
   VERIFY_FRAMES,
   WARPS,
@@ -899,6 +900,29 @@ export function detectWindow(
     }
   }
   return [...heard.values()].filter((detection) => detection !== null);
+}
+
+/**
+ * The songs heard in the window [start, start + WINDOW_FRAMES) at its second chance: candidates
+ * (at no warp) from the window's pairs looked up at the hashes a room's small moves of their peaks
+ * give them (hashes.ts, probeHashes), in a window where no song was heard at `keyScore` (the window
+ * threshold). Each candidate song's keys are verified as a key is, at `keyScore` plus PROBE_MARGIN,
+ * and reported at their score less the margin; no weak detections (under the threshold): the
+ * probes are so many more tries for chance, which reaches the weak scores a long signal chains
+ * many times an hour, so they count only where the pairs' own could.
+ */
+export function probeDetections(
+  candidates: readonly Candidate[],
+  start: number,
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  grids: ReadonlyMap<number, PeakGrid | null>,
+  keyScore: number = MIN_SCORE,
+  margin: number = PROBE_MARGIN,
+): Detection[] {
+  const needed = keyScore + margin;
+  return detectWindow(candidates, start, query, grids, needed, needed, {
+    margin: Number.POSITIVE_INFINITY,
+  }).map((detection) => ({ ...detection, score: detection.score - margin }));
 }
 
 /** How peakDetections searches (PEAK_SONGS, PEAK_OFFSETS, PEAK_MARGIN; margin Infinity: never). */
