@@ -318,6 +318,33 @@ describe('matcher', () => {
     expect(plays.map((p) => p.songId)).toEqual([7, 10, 8]);
   });
 
+  it("drops a song sharing another's music inside a 50 s chunk where that one is heard window after window", () => {
+    // The benchmark night's chunk at 3,699-3,749 s (docs/performance.md, "Shared music in the
+    // server's chunks"): Drascula's track 16 (song 7) heard in every window, its best 177.5, and
+    // its track 2 (song 9), which shares its music, inside it at up to 69.5, over the solo score.
+    // 177.5 is not 3 times 69.5; the evidence of song 7's windows (949) is.
+    const at = (songId: number, offset: number, score: number, hop: number) => ({
+      songId,
+      warp: 0,
+      offset,
+      score,
+      first: hop * WINDOW_HOP + 5,
+      last: hop * WINDOW_HOP + WINDOW_FRAMES - 5,
+      window: hop * WINDOW_HOP,
+    });
+    const heard = [122.5, 124.5, 146.5, 160.5, 177.5, 141.5, 0, 0, 76].flatMap((score, hop) =>
+      score > 0 ? [at(7, 1385, score, hop)] : [],
+    );
+    const shared = [at(9, 1541, 47.5, 1), at(9, 1550, 69.5, 2), at(9, 1519, 54, 4), at(9, 1518, 37, 5)];
+    // song 8 fading in at song 7's end and heard after it: kept
+    const next = [at(8, 0, 40, 8), at(8, 0, 45, 10)];
+    const solo = SOLO_FACTOR * MIN_SCORE;
+    expect(chainDetections([...heard, ...shared, ...next], solo).map((p) => p.songId)).toEqual([7, 8]);
+    // song 7 heard as well at its best but in two windows only (evidence 253.5): song 9 stays
+    const twice = [at(7, 1385, 177.5, 0), at(7, 1385, 76, 8)];
+    expect(chainDetections([...twice, ...shared], solo).map((p) => p.songId)).toEqual([7, 9]);
+  });
+
   it('keeps a play that no other window corroborates only at the solo score', () => {
     const solo = SOLO_FACTOR * MIN_SCORE;
     const at = (songId: number, score: number, window: number) => ({

@@ -1230,7 +1230,9 @@ export function chainDetections(
   // of one; the others merge (mergeNearPlays) and then must be confirmed.
   const pieces = plays.filter((play) => play.score >= minScore || confirmed(play));
   const kept = mergeNearPlays(pieces, minScore, evidenceBound).filter(confirmed);
-  return dropShadowed(kept).sort((x, y) => x.first - y.first || x.songId - y.songId);
+  return dropShadowed(kept, { minScore, evidenceBound }).sort(
+    (x, y) => x.first - y.first || x.songId - y.songId,
+  );
 }
 
 /**
@@ -1247,18 +1249,23 @@ export const strengthOf = (
  * A play lying within a play of another song that scores SHADOW_RATIO times as much is taken for
  * music the two songs share (a theme quoted in another track of the same soundtrack, a sample),
  * not for a second song: a DJ's crossfade never lies within the other song's play, it starts or
- * ends outside it.
+ * ends outside it. Each play scores its strength (strengthOf): a song heard window after window
+ * stands for its evidence, not only its best window. In a 50 s chunk (the server's 30 s and the
+ * 20 s tail) the song playing has few windows, and its best one alone fell short of 3 times a
+ * song sharing its music (docs/performance.md, "Shared music in the server's chunks": Drascula's
+ * track 2 inside track 16: 69.5 against 177.5, and its windows there sum to about 950).
  */
 const SHADOW_RATIO = 3;
 const SHADOW_SLACK_FRAMES = Math.round(1 / FRAME_SECONDS);
 
-function dropShadowed(plays: Play[]): Play[] {
+function dropShadowed(plays: Play[], bounds: ChainBounds): Play[] {
+  const strength = new Map(plays.map((play) => [play, strengthOf(play, bounds)]));
   return plays.filter(
     (p) =>
       !plays.some(
         (q) =>
           q.songId !== p.songId &&
-          q.score >= SHADOW_RATIO * p.score &&
+          strength.get(q)! >= SHADOW_RATIO * strength.get(p)! &&
           q.first <= p.first + SHADOW_SLACK_FRAMES &&
           q.last >= p.last - SHADOW_SLACK_FRAMES,
       ),
