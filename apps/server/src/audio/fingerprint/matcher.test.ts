@@ -518,6 +518,8 @@ describe('matcher', () => {
         bySong.set(song, [...(bySong.get(song) ?? []), { songId: song, warp: w, offset, votes }]);
       }
       const order = (x: Key, y: Key) => y.votes - x.votes || x.warp - y.warp || x.offset - y.offset;
+      // Songs of equal votes in the order of their ids times an odd constant (not by id).
+      const scrambled = (id: number) => Math.imul(id, 0x9e3779b1) >>> 0;
       return [...bySong.values()]
         .map((list) => {
           const chosen: Key[] = [];
@@ -529,7 +531,12 @@ describe('matcher', () => {
               chosen.push(k);
           return chosen;
         })
-        .sort((x, y) => y[0]!.votes - x[0]!.votes || x[0]!.songId - y[0]!.songId || order(x[0]!, y[0]!));
+        .sort(
+          (x, y) =>
+            y[0]!.votes - x[0]!.votes ||
+            scrambled(x[0]!.songId) - scrambled(y[0]!.songId) ||
+            order(x[0]!, y[0]!),
+        );
     };
     const best = (minOwn: number, minVotes: number, songs: number, keys = 1) =>
       rank(minOwn, minVotes, keys)
