@@ -26,7 +26,7 @@ import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain
 import { addNoise, ffmpegToPcm, RATE, ROOM, roomQueries, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
-import { streamChunks } from './recognition/stream.mjs';
+import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -43,15 +43,7 @@ const tracking = process.argv.includes('--track');
 // between variants; the first is the server's path, whose false plays are counted); --track-end-gap 20:
 // the chance evidence of hypotheses whose windows hear their song to within that many seconds of
 // its end is reported apart (what a lower bound for them must pass).
-const variantsIndex = process.argv.indexOf('--track-variants');
-const trackVariants = (variantsIndex === -1 ? '' : process.argv[variantsIndex + 1]).split(';');
-const optionsOf = (variant) =>
-  Object.fromEntries(
-    variant
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
-  );
+const trackVariants = trackVariantsOf(process.argv);
 const trackEndGap = option('--track-end-gap', 20);
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -171,8 +163,8 @@ runMain(async () => {
           engine,
           source,
           pcm,
-          { ...optionsOf(trackVariants[0]), bound: 1 },
-          trackVariants.slice(1).map((v) => ({ ...optionsOf(v), bound: 1 })),
+          { ...trackVariants[0].options, bound: 1 },
+          trackVariants.slice(1).map((v) => ({ ...v.options, bound: 1 })),
           trackingModule.trackChunk,
         );
         unknownTime += performance.now() - started;
@@ -274,7 +266,7 @@ runMain(async () => {
     );
     for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
     if (tracking)
-      for (const [v, variant] of trackVariants.entries()) {
+      for (const [v, { name: variant }] of trackVariants.entries()) {
         const top = [...trackChances[v].values()].sort((a, b) => b.evidence - a.evidence);
         const ends = [...endChances[v].values()].sort((a, b) => b.evidence - a.evidence);
         console.log(

@@ -57,7 +57,7 @@ import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
-import { streamChunks } from './recognition/stream.mjs';
+import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -87,15 +87,7 @@ const trackBoundsOption = option('--track-bounds', null);
 // each with those TrackOptions (';' between variants, '' the server's: `--track-variants ';backSeconds=60'`); --track-end-bounds 0,60 with --track-end-gap 20:
 // a tracked play whose windows hear its song to within the gap (s) of its end kept from that
 // evidence (0: no such rule).
-const variantsIndex = process.argv.indexOf('--track-variants');
-const trackVariants = (variantsIndex === -1 ? '' : process.argv[variantsIndex + 1]).split(';');
-const optionsOf = (variant) =>
-  Object.fromEntries(
-    variant
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
-  );
+const trackVariants = trackVariantsOf(process.argv);
 const trackEndBounds = option('--track-end-bounds', '0').split(',').map(Number);
 const trackEndGap = Number(option('--track-end-gap', 20));
 // The nights' window detections, chunk by chunk, saved to / evaluated from a file: play-building
@@ -568,8 +560,8 @@ runMain(async () => {
             .filter((x) => x > 0)
         : [];
       const bound = bounds.length ? Math.min(...bounds) : undefined;
-      const track = tracking ? { ...optionsOf(trackVariants[0]), bound } : { maxAlive: 0 };
-      const variants = tracking ? trackVariants.slice(1).map((v) => ({ ...optionsOf(v), bound })) : [];
+      const track = tracking ? { ...trackVariants[0].options, bound } : { maxAlive: 0 };
+      const variants = tracking ? trackVariants.slice(1).map((v) => ({ ...v.options, bound })) : [];
       return streamChunks(engine, source, pcm, track, variants, trackingModule.trackChunk);
     }
 
@@ -709,7 +701,7 @@ function reportNights(records, { engine, params, timeline, songFrames, matcher }
       reachConfidenceList.length > 1 ? `reach under confidence ${v.reachConfidence}` : '',
       historyList.length > 1 ? `history ${v.history} s` : '',
       trackList.length > 1 ? `track bound ${v.track}` : '',
-      trackVariants.length > 1 ? `tracking '${trackVariants[v.back]}'` : '',
+      trackVariants.length > 1 ? `tracking '${trackVariants[v.back].name}'` : '',
       trackEndBounds.length > 1 ? `end bound ${v.endBound}` : '',
     ]
       .filter(Boolean)

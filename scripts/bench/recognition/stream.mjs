@@ -63,3 +63,20 @@ export async function streamChunks(engine, source, pcm, track = {}, variants = [
   }
   return { chunks, verifications };
 }
+
+/**
+ * The tracking variants of `--track-variants 'a=1,b=2;c=3'` (';' between variants, '' the server's
+ * own): each its text and its TrackOptions (numbers); one, the server's, without the option.
+ */
+export function trackVariantsOf(argv) {
+  const at = argv.indexOf('--track-variants');
+  return (at === -1 ? '' : argv[at + 1]).split(';').map((name) => ({
+    name,
+    options: Object.fromEntries(
+      name
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
+    ),
+  }));
+}
