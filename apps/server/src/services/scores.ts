@@ -172,7 +172,7 @@ export async function recomputeScores(db: Db, now: Date = new Date()): Promise<R
  * until autovacuum comes by (a minute or more later). Measured at 200,000 songs
  * (docs/performance.md, "Exports after a score recompute"): every song rewritten, the whole
  * library read in the export's order took 9.4 s, then 1.3 s; after the vacuum (6.7 s, in the job)
- * 0.46 s. 1,000 rewritten songs already touch 9,642 of its pages, and their vacuum takes 0.8 s.
+ * 0.46 s. 1,000 rewritten songs already cost that read 9,642 heap fetches, and their vacuum takes 0.8 s.
  */
 export const VACUUM_AFTER_SONGS = 1000;
 

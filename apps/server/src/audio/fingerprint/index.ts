@@ -499,6 +499,7 @@ export async function recognizeStreamWith(
     samples,
     windowScoreFor(totalFrames, options),
     minScore,
+    options.secondChance ?? true,
   );
   const plays = await playsWithLengths(
     source,

@@ -941,9 +941,6 @@ export interface PeakSearch {
   margin?: number;
 }
 
-/** The offset histogram of peakOffsets, grown as needed and reused. */
-let histogram = new Int32Array(0);
-
 /**
  * The `count` offsets (reference frame - warped query frame, as a candidate's) at which most of
  * the query's peaks in [from, to) land on a peak of the song (within VERIFY_BINS, the votes of
@@ -969,9 +966,7 @@ export function peakOffsets(
   // Offsets range over [base, base + size): reference frames [0, frames) less warped frames.
   const base = -Math.round(to * a) - 1;
   const size = frames + Math.round(to * a) - Math.round(from * a) + 3;
-  if (histogram.length < size + 2) histogram = new Int32Array(Math.max(size + 2, 2 * histogram.length));
-  const h = histogram;
-  h.fill(0, 0, size + 2);
+  const h = scratch('peakHistogram', size + 2).fill(0, 0, size + 2);
   // The window's peaks by log-frequency band (floor(f) - low), in the song's terms: each of the
   // song's peaks is compared with the window's of the bands within VERIFY_BINS of it (a window
   // holds a few hundred peaks, a song thousands: nothing of the song is kept beside its grid).

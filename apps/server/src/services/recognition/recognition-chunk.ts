@@ -93,20 +93,17 @@ export interface ChunkTail {
 const tailCache = new Map<string, ChunkTail>();
 const TAIL_CACHE_SIZE = 32;
 
-/** Puts `value` in `cache` as its newest entry, dropping the oldest beyond TAIL_CACHE_SIZE. */
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  cache.delete(key);
-  cache.set(key, value);
-  while (cache.size > TAIL_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-}
-
 export function rememberTail(deps: AppDeps, chunk: ChunkRow, samples: Float32Array): ChunkTail {
   const length = Math.min(samples.length, TAIL_SECONDS * FINGERPRINT_SAMPLE_RATE);
   const tail = {
     samples: samples.slice(samples.length - length),
     chunkSeconds: samples.length / FINGERPRINT_SAMPLE_RATE,
   };
-  remember(tailCache, tailKey(deps, chunk), tail);
+  // The newest entry last; the oldest dropped beyond TAIL_CACHE_SIZE.
+  const key = tailKey(deps, chunk);
+  tailCache.delete(key);
+  tailCache.set(key, tail);
+  while (tailCache.size > TAIL_CACHE_SIZE) tailCache.delete(tailCache.keys().next().value!);
   return tail;
 }
 

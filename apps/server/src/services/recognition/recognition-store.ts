@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { plays, recordingChunks } from '../../db/schema.js';
 import { recordPlays, refreshSocialHours, timeWindowOf } from '../plays.js';
 import { type ChunkResult, type ChunkRow, storedTracking, type Timeline } from './recognition-chunk.js';
+import type { PlaySpan } from './recognition-timeline.js';
 
 /**
  * Chunks back from the last one recognised whose tracking is kept on their rows (16 minutes of
@@ -15,8 +16,6 @@ import { type ChunkResult, type ChunkRow, storedTracking, type Timeline } from '
  * about 10 kB each: 1.3 kB with one song hypothesis, 8 at most).
  */
 export const TRACKING_KEPT_CHUNKS = 32;
-
-import type { PlaySpan } from './recognition-timeline.js';
 
 export async function storedPlaysOf(db: Db, recordingId: number): Promise<PlaySpan[]> {
   const rows = await db
@@ -119,8 +118,8 @@ export async function storeTimeline(
     }
     // The tracking of chunks further back is not read again (a retry of a chunk that far back
     // begins its tracking anew); kept, it would grow the table by a few kB a chunk.
-    const last = Math.max(...results.map((result) => result.chunk.chunkNumber));
     if (results.length > 0) {
+      const last = Math.max(...results.map((result) => result.chunk.chunkNumber));
       await tx
         .update(recordingChunks)
         .set({ tracking: null })
