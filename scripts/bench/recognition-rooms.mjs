@@ -25,6 +25,7 @@
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
 //     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
 //     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
+//     [--window-trace]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -103,6 +104,10 @@ const onlyNights = option('--only-nights', null)?.split(',').map(Number) ?? null
 const nightLimit = Number(option('--night-limit', 0));
 const trace = process.argv.includes('--trace');
 const traceSongs = option('--trace-songs', '').split(',').filter(Boolean).map(Number);
+// --window-trace (with --trace-songs): each play of those songs, every window of every chunk that
+// holds it (as windowDetections places them: the same audio early in one chunk and at the end of
+// the one before), with the true song's votes and rank and its score verified at its true position.
+const windowTraceOn = process.argv.includes('--window-trace');
 const skip = (part) => process.argv.includes(`--skip-${part}`);
 
 const quantile = (values, q) => {
@@ -407,6 +412,7 @@ runMain(async () => {
         records.push({ night: n + 1, room: room.name, snr, seconds, speed, truth: night.truth, chunks });
         if (process.argv.includes('--diagnose'))
           missed.push(...(await diagnoseMissed(records.at(-1), pcm, songFrames)));
+        if (windowTraceOn) for (const line of await windowTrace(records.at(-1), pcm)) console.log(line);
         log(`night ${n + 1} (${room.name}, ${snr} dB) recognised at ${speed.toFixed(0)}x`);
       }
       if (detectionsOut) {
@@ -473,6 +479,152 @@ runMain(async () => {
         lines.push(
           `night ${record.night} (${record.room}, ${record.snr > 0 ? '+' : ''}${record.snr} dB) song ${t.songId} at ${t.start.toFixed(0)}-${t.end.toFixed(0)} s (speed ${t.speed.toFixed(3)}${t.pitch ? ', pitch moved' : ''}): ${windows} windows, the song a candidate in ${candidates}, true position scoring 15+ in ${true15}, 30+ in ${true30} (window: candidate and score at its key, or its votes / true score): ${cells.join(', ')}`,
         );
+      }
+      return lines;
+    }
+
+    /**
+     * --window-trace: the plays of --trace-songs in a night, window by window as each chunk's
+     * windowDetections places them (local 0, 5, ... s of the chunk's signal, which begins with the
+     * 20 s tail of the chunk before): the true song's votes at its true key (nearest warp, ±3
+     * frames) and its best key's, its rank among the songs with 2 votes, its score verified at its
+     * true position (nearest warp / no warp), and the chunk's own detection of it. Per chunk, the
+     * song's votes pooled over the chunk's signal at its true key (distinct anchor frames, the
+     * position advancing at its true speed) against the best pooled key of any other song.
+     */
+    async function windowTrace(record, pcm) {
+      const rate = engine.FINGERPRINT_SAMPLE_RATE;
+      const F = params.FRAME_SECONDS;
+      const half = Math.round(matcher.WINDOW_FRAMES / 2);
+      const maxBucket = Math.max(
+        params.STOP_MIN,
+        (params.STOP_FACTOR * index.size) / hashesModule.HASH_SPACE,
+      );
+      const lines = [];
+      const chunkCache = new Map();
+      const chunkOf = (k) => {
+        if (chunkCache.has(k)) return chunkCache.get(k);
+        const chunk = record.chunks[k];
+        const signal = pcm.subarray(
+          Math.round(chunk.begin * rate),
+          Math.round((chunk.begin + chunk.seconds) * rate),
+        );
+        const { hashed, verified } = peaksModule.extractPeakSets(
+          signal,
+          params.QUERY_PEAKS,
+          params.QUERY_VERIFY_PEAKS,
+        );
+        const perWarp = params.WARPS.map((warp) =>
+          hashesModule.hashPeaks(hashed, warp, params.QUERY_TARGETS),
+        );
+        const value = { verified, perWarp };
+        chunkCache.clear();
+        chunkCache.set(k, value);
+        return value;
+      };
+      for (const t of record.truth) {
+        if (!traceSongs.includes(t.songId)) continue;
+        const id = t.songId;
+        const grid = (await source.gridsOf([id])).get(id);
+        let near = 0;
+        for (const [w, c] of params.WARPS.entries())
+          if (
+            (c.a === 1 || c.pitch === Boolean(t.pitch)) &&
+            Math.abs(c.a - t.speed) < Math.abs(params.WARPS[near].a - t.speed)
+          )
+            near = w;
+        // The song's frame at a stream second (the DJ starts every song 2 s in).
+        const refAt = (sec) => (2 + (sec - t.start) * t.speed) / F;
+        lines.push(
+          `\nwindow trace: night ${record.night} song ${id} at ${t.start.toFixed(0)}-${t.end.toFixed(0)} s (speed ${t.speed.toFixed(3)}${t.pitch ? ' pitch' : ''}, nearest warp ${params.WARPS[near].a}${params.WARPS[near].pitch ? 'p' : ''})`,
+        );
+        for (const [k, chunk] of record.chunks.entries()) {
+          if (chunk.begin > t.end || chunk.begin + chunk.seconds < t.start) continue;
+          const { verified, perWarp } = chunkOf(k);
+          const frames = chunk.frames;
+          const starts = [];
+          for (let s = 0; s + matcher.WINDOW_FRAMES < frames; s += matcher.WINDOW_HOP) starts.push(s);
+          const lastStart = Math.max(0, frames - matcher.WINDOW_FRAMES);
+          if (starts.at(-1) !== lastStart) starts.push(lastStart);
+          const cells = [];
+          for (const start of starts) {
+            const at = chunk.begin + start * F;
+            if (at < t.start - 5 || at + 10 > t.end + 5) continue;
+            const centre = start + half;
+            const ref = refAt(chunk.begin + centre * F);
+            const offsetAt = (w) => Math.round(ref) - Math.round(centre * params.WARPS[w].a);
+            const all = matcher.indexCandidates(
+              perWarp,
+              index,
+              0,
+              start,
+              maxBucket,
+              Number.POSITIVE_INFINITY,
+              2,
+              1e9,
+              Number.POSITIVE_INFINITY,
+            );
+            const order = [...new Set(all.map((c) => c.songId))];
+            const rank = order.indexOf(id);
+            const keys = all.filter((c) => c.songId === id);
+            const best = keys.length ? Math.max(...keys.map((c) => c.votes)) : 0;
+            const atTrue = Math.max(
+              0,
+              ...keys
+                .filter((c) => c.warp === near && Math.abs(c.offset - offsetAt(near)) <= 3)
+                .map((c) => c.votes),
+            );
+            const score = (w) =>
+              matcher.verifyCandidate(verified, start, start + matcher.WINDOW_FRAMES, grid, {
+                warp: w,
+                offset: offsetAt(w),
+              }).score;
+            const det = chunk.detections.find((d) => d.songId === id && d.window === start);
+            const detPos = det
+              ? ((Math.round(centre * params.WARPS[det.warp].a) + det.offset - ref) * F).toFixed(0)
+              : '';
+            cells.push(
+              `${at.toFixed(0)}s@${(start * F).toFixed(0)}: v${atTrue}/${best} r${rank < 0 ? '-' : rank + 1} s${score(near).toFixed(0)}/${score(0).toFixed(0)}${det ? ` D${det.score.toFixed(0)}@${detPos}` : ''}`,
+            );
+          }
+          // Pooled votes over the chunk's signal: the true song at its moving true key, and every
+          // song's best fixed key (±1 frame, distinct anchor frames) at any warp.
+          const matches = matcher.collectMatches(perWarp, index, 0, maxBucket);
+          const pooled = new Map();
+          const trueFrames = new Set();
+          for (let w = 0; w < params.WARPS.length; w++) {
+            const table = new Map();
+            for (let i = matches.warpStart[w]; i < matches.warpStart[w + 1]; i++) {
+              const sw = matches.songWarp[i];
+              const song = sw >> 5;
+              const off = matches.offset[i];
+              const tq = matches.t[i];
+              if (song === id && w === near) {
+                const expected = Math.round(refAt(chunk.begin + tq * F)) - Math.round(tq * params.WARPS[w].a);
+                if (Math.abs(off - expected) <= 2) trueFrames.add(tq);
+              }
+              const key = song * 100000 + off + 50000;
+              const e = table.get(key);
+              if (!e) table.set(key, { n: 1, last: tq });
+              else if (e.last !== tq) {
+                e.n++;
+                e.last = tq;
+              }
+            }
+            for (const [key, e] of table) {
+              const total = e.n + (table.get(key - 1)?.n ?? 0) + (table.get(key + 1)?.n ?? 0);
+              const song = Math.floor(key / 100000);
+              if (total > (pooled.get(song) ?? 0)) pooled.set(song, total);
+            }
+          }
+          const others = [...pooled.entries()]
+            .filter(([s]) => s !== id)
+            .map(([, n]) => n)
+            .sort((x, y) => y - x);
+          lines.push(
+            `  chunk ${k} (${chunk.begin.toFixed(0)}-${(chunk.begin + chunk.seconds).toFixed(0)} s): pooled true ${trueFrames.size} (its best fixed key ${pooled.get(id) ?? 0}), others' best ${others.slice(0, 3).join('/')}, 10th ${others[9]}; ${cells.join(' | ')}`,
+          );
+        }
       }
       return lines;
     }
