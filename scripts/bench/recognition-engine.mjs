@@ -15,8 +15,10 @@
 // with the 20 s tail before, recognition/stream.mjs), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): false plays are the plays of that path (tracked ones merged as
 // recognition-chunk.ts does), and it prints the strongest evidence chance gives the tracked
-// hypotheses, which TRACK_BOUND must pass (the chance chains of one whole-track signal are then
-// not measured).
+// hypotheses, the confirmed ones' (a window besides the first seed at the window threshold), which
+// TRACK_BOUND must pass, and the unconfirmed ones', which TRACK_BOUND × TRACK_UNCONFIRMED_FACTOR
+// must (the chance chains of one whole-track signal are then not measured;
+// `--track-variants ';confirmScore=0'` also prints every hypothesis's as confirmed, the rule before).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -181,15 +183,16 @@ runMain(async () => {
           for (const [v, told] of [chunk.tracked, ...chunk.trackedBy].entries())
             for (const p of told) {
               const at = Math.round((chunk.begin + p.songStartS) / 10);
-              const key = `${k}|${p.songId}|${at}`;
-              const name = `${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s, its ${p.songFromS}-${p.songToS} s of ${p.songSeconds} (best window confidence ${p.confidence})`;
+              // (a hypothesis told unconfirmed, then confirmed, is counted in each: TRACK_CONFIRM_SCORE)
+              const key = `${k}|${p.songId}|${at}|${p.confirmed !== false}`;
+              const name = `${p.confirmed === false ? 'unconfirmed: ' : ''}${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s, its ${p.songFromS}-${p.songToS} s of ${p.songSeconds} (best window confidence ${p.confidence})`;
               if ((trackChances[v].get(key)?.evidence ?? 0) < p.evidence)
                 trackChances[v].set(key, { evidence: p.evidence, name });
               const toEnd = p.songSeconds !== null && p.songSeconds - p.songToS <= trackEndGap;
               if (toEnd && (endChances[v].get(key)?.evidence ?? 0) < p.evidence)
                 endChances[v].set(key, { evidence: p.evidence, name });
             }
-          const told = chunk.tracked.filter((p) => p.evidence >= engine.TRACK_BOUND);
+          const told = chunk.tracked.filter((p) => engine.reachesBound(p));
           if (told.length > 0)
             heard = timeline.mergeDetections(
               heard,
@@ -267,21 +270,29 @@ runMain(async () => {
     for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
     if (tracking)
       for (const [v, { name: variant }] of trackVariants.entries()) {
-        const top = [...trackChances[v].values()].sort((a, b) => b.evidence - a.evidence);
+        const all = [...trackChances[v].values()].sort((a, b) => b.evidence - a.evidence);
+        const top = all.filter((c) => !c.name.startsWith('unconfirmed'));
+        const unconfirmed = all.filter((c) => c.name.startsWith('unconfirmed'));
         const ends = [...endChances[v].values()].sort((a, b) => b.evidence - a.evidence);
         console.log(
           `Tracked hypotheses there (--track${variant ? ` '${variant}'` : ''}, chunk by chunk${v === 0 ? `: ${trackVerifications} verifications at predicted positions` : ''}), windows counted from score ${WEAK_SCORE}: ` +
-            `${top.length} with evidence; strongest ${top
+            `${top.length} confirmed with evidence; strongest ${top
               .slice(0, 8)
               .map((c) => c.evidence.toFixed(1))
               .join(
                 ', ',
-              )} (TRACK_BOUND ${engine.TRACK_BOUND}); heard to within ${trackEndGap} s of their song's end: ${ends.length}, strongest ${ends
+              )} (TRACK_BOUND ${engine.TRACK_BOUND}); unconfirmed (no window besides the first seed at the window threshold): ${unconfirmed.length}, strongest ${unconfirmed
+              .slice(0, 5)
+              .map((c) => c.evidence.toFixed(1))
+              .join(
+                ', ',
+              )} (TRACK_BOUND × ${engine.TRACK_UNCONFIRMED_FACTOR}); heard to within ${trackEndGap} s of their song's end: ${ends.length}, strongest ${ends
               .slice(0, 8)
               .map((c) => c.evidence.toFixed(1))
               .join(', ')}`,
         );
-        for (const c of top.slice(0, 5)) console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
+        for (const c of [...top.slice(0, 5), ...unconfirmed.slice(0, 3)])
+          console.log(`  ${c.evidence.toFixed(1)}: ${c.name}`);
         for (const c of ends.slice(0, 3)) console.log(`  to its end, ${c.evidence.toFixed(1)}: ${c.name}`);
       }
   } finally {

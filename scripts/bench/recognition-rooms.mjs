@@ -1002,7 +1002,7 @@ function playsOf(
       track > 0
         ? told.filter(
             (p) =>
-              p.evidence >= track ||
+              engine.reachesBound({ confirmed: true, ...p }, track) ||
               (endBound > 0 &&
                 p.evidence >= endBound &&
                 p.songSeconds !== null &&

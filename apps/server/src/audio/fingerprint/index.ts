@@ -53,7 +53,13 @@ import { extractPeakSets, keepDensity, type Peaks } from './peaks.js';
 import { loadSongPeaks, markFingerprintError, poolOf, replaceSongFingerprints } from './store.js';
 import { TRACK_BOUND, type TrackedPlay, type TrackOptions, type TrackState, trackChunk } from './tracking.js';
 
-export { TRACK_BOUND, type TrackedPlay, type TrackState } from './tracking.js';
+export {
+  reachesBound,
+  TRACK_BOUND,
+  TRACK_UNCONFIRMED_FACTOR,
+  type TrackedPlay,
+  type TrackState,
+} from './tracking.js';
 
 export const FINGERPRINT_VERSION: string = VERSION;
 export const FINGERPRINT_SAMPLE_RATE: number = SAMPLE_RATE;
@@ -483,7 +489,8 @@ export async function recognizeStream(
 /**
  * recognizeStream on a given index and peak source (the benchmarks'); `track` for their sweeps.
  * Another `minConfidence` than 0.5 scales the tracking's bound as timelineOf scales the evidence
- * bound (`wcs recognize --min-confidence`).
+ * bound, and its confirming score is the window threshold at that confidence (`wcs recognize
+ * --min-confidence`).
  */
 export async function recognizeStreamWith(
   source: RecognitionSource,
@@ -517,7 +524,7 @@ export async function recognizeStreamWith(
   } = trackChunk(
     stream.tracking,
     { samples: samples.length, tailSamples: stream.tailSamples, totalFrames, peaks, detections, grids },
-    { bound: (TRACK_BOUND * minScore) / MIN_SCORE, ...track },
+    { bound: (TRACK_BOUND * minScore) / MIN_SCORE, confirmScore: minScore, ...track },
   );
   return { plays, detections, totalFrames, peaks, tracked, tracking: state, verifications };
 }

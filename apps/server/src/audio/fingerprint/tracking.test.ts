@@ -18,9 +18,14 @@ import { FFT_SIZE, FRAME_SECONDS, HOP, SAMPLE_RATE } from './params.js';
 import { addNoise, speedUp, synthSong } from './synth.js';
 import {
   type ChunkSignal,
+  confirmedOf,
   evidenceOf,
+  type Hypothesis,
   TRACK_BOUND,
+  TRACK_CONFIRM_SCORE,
   TRACK_MAX_ALIVE,
+  TRACK_UNCONFIRMED_FACTOR,
+  type TrackedWindow,
   type TrackState,
   trackChunk,
 } from './tracking.js';
@@ -245,6 +250,66 @@ describe('tracking', () => {
     expect(alive[0]).toContain(2);
     expect(alive.at(-1)).not.toContain(2);
     expect(alive.at(-1)).toContain(1);
+  }, 60_000);
+
+  it('tells a hypothesis that only its first seed heard at the window threshold from 1.5 times the bound', async () => {
+    // The strongest chance hypothesis over 11.01 h of music outside the index (docs/performance.md,
+    // "Tracked plays confirmed by a window besides their seed"): planetblupi's music005 heard as
+    // music008 of the same game, its windows' real scores (stream frames): a second-chance seed of
+    // 31.0, tracked windows of 15.0, 20.5, 27.0, 19.5 (113.0), and one weak window more, as chance
+    // gives such a pair (another 20.5).
+    const part = (start: number, score: number): TrackedWindow => ({
+      start,
+      score,
+      first: start + 10,
+      last: start + WINDOW_FRAMES - 10,
+      ref: start + 7000,
+    });
+    const chance: Hypothesis = {
+      songId: 25,
+      warp: 0,
+      slope: 1,
+      anchors: [[17940 + WINDOW_FRAMES / 2, 17940 + 7000]],
+      born: 14999,
+      lastGood: 18096,
+      seeds: [part(14999, 31)],
+      windows: [part(16536, 15), part(16692, 20.5), part(17784, 27), part(17940, 19.5), part(18096, 20.5)],
+      told: 0,
+    };
+    expect(evidenceOf(chance)).toBe(133.5);
+    expect(evidenceOf(chance)).toBeGreaterThanOrEqual(TRACK_BOUND);
+    expect(confirmedOf(chance)).toBe(false);
+    // The stream goes on (590 s heard; song 25's peaks are not in this index: the hypothesis ends).
+    const before: TrackState = {
+      endSample: 590 * RATE,
+      nextWindow: 18252,
+      seededUntil: 18096,
+      hypotheses: [chance],
+      heard: [],
+    };
+    const next = await chunkSignal(masked, 0, 50, 20, []);
+    expect(trackChunk(before, next).plays).toEqual([]);
+    // Without the confirmation (confirmScore 0, the rule before it) its sum made it a play.
+    expect(
+      trackChunk(before, next, { confirmScore: 0 }).plays.map((p) => [p.songId, p.evidence, p.confirmed]),
+    ).toEqual([[25, 133.5, true]]);
+    // A tracked window at the window threshold confirms it; a second seed there does too.
+    const tracked = { ...chance, windows: [...chance.windows, part(18252, TRACK_CONFIRM_SCORE)] };
+    expect(confirmedOf(tracked)).toBe(true);
+    expect(
+      trackChunk({ ...before, hypotheses: [tracked] }, next).plays.map((p) => [p.songId, p.confirmed]),
+    ).toEqual([[25, true]]);
+    expect(confirmedOf({ ...chance, seeds: [...chance.seeds, part(18252, 30)] })).toBe(true);
+    // Unconfirmed, it is a play from TRACK_UNCONFIRMED_FACTOR times the bound (180): two weak
+    // windows more (23.5 each) than the ones above.
+    const longer = { ...chance, windows: [...chance.windows, part(18252, 23.5), part(18408, 23.5)] };
+    expect(evidenceOf(longer)).toBe(180.5);
+    expect(TRACK_BOUND * TRACK_UNCONFIRMED_FACTOR).toBe(180);
+    expect(
+      trackChunk({ ...before, hypotheses: [longer] }, next).plays.map((p) => [p.songId, p.confirmed]),
+    ).toEqual([[25, false]]);
+    const shorter = { ...chance, windows: [...chance.windows, part(18252, 23.5), part(18408, 22.5)] };
+    expect(trackChunk({ ...before, hypotheses: [shorter] }, next).plays).toEqual([]);
   }, 60_000);
 
   it('tracks at most TRACK_MAX_ALIVE hypotheses, the strongest seeds', async () => {
