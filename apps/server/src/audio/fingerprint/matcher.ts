@@ -42,6 +42,11 @@ export interface Detection {
   last: number;
   /** Start frame of the window that heard it. */
   window: number;
+  /**
+   * Found at no warp by a search that carries no tempo (single peaks, the second chance): its warp
+   * is 0 whatever the song's tempo (tracking.ts, bestSeedWarp).
+   */
+  warpless?: true;
 }
 
 export const WINDOW_FRAMES = Math.round(10 / FRAME_SECONDS);
@@ -905,7 +910,7 @@ export function detectWindow(
   const margin = search.margin ?? PEAK_MARGIN;
   if (Number.isFinite(margin) && ![...heard.values()].some((d) => d !== null && d.score >= keyScore)) {
     for (const found of peakDetections(candidates, start, query, grids, keyScore + margin, search)) {
-      heard.set(found.songId, { ...found, score: found.score - margin, window: start });
+      heard.set(found.songId, { ...found, score: found.score - margin, window: start, warpless: true });
     }
   }
   return [...heard.values()].filter((detection) => detection !== null);
@@ -931,7 +936,7 @@ export function probeDetections(
   const needed = keyScore + margin;
   return detectWindow(candidates, start, query, grids, needed, needed, {
     margin: Number.POSITIVE_INFINITY,
-  }).map((detection) => ({ ...detection, score: detection.score - margin }));
+  }).map((detection) => ({ ...detection, score: detection.score - margin, warpless: true as const }));
 }
 
 /** How peakDetections searches (PEAK_SONGS, PEAK_OFFSETS, PEAK_MARGIN; margin Infinity: never). */

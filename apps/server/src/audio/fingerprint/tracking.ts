@@ -87,16 +87,16 @@ export const TRACK_DROP_SECONDS = 60;
 export const TRACK_BACK_SECONDS = 0;
 
 /**
- * Whether a new hypothesis is tracked at the warp its seed's window verifies best at (bestSeedWarp)
- * rather than at the seed's own. False in the server: the single-peak search and the second chance
- * find songs at no warp, and such a seed of a song played 5 % faster is predicted 8 frames off in
- * the very next window (held-out night 1's song 39, found with it: 110 -> 111 of 116); but in
- * heavy noise another warp outscores the true one on a single window by chance (23 at the true
- * warp, 27.5 two percent off in recognition-tracking.int.test.ts), and that song is lost
- * (docs/performance.md, "The night misses window by window, and seeds at their best warp"). The
- * benchmarks measure it (`--track-variants 'seedWarps=1'`).
+ * Whether a new hypothesis seeded by a detection found at no warp (Detection.warpless: the
+ * single-peak search and the second chance look at warp 0 only, whatever the song's tempo) is
+ * tracked at the warp its seed's window verifies best at (bestSeedWarp) rather than at warp 0: a
+ * song played 5 % faster, seeded so, was predicted 8 frames off in the very next window and never
+ * verified again (held-out night 1's song 39). A seed whose warp the votes chose keeps it: in heavy
+ * noise another warp outscores the true one on a single window by chance (27.5 two percent off
+ * against 23 at the true warp in recognition-tracking.int.test.ts). docs/performance.md, "The
+ * night misses window by window, and seeds at their best warp".
  */
-export const TRACK_SEED_WARPS = false;
+export const TRACK_SEED_WARPS = true;
 
 /** Seed and prediction this close (frames) are one hypothesis. */
 const SAME_FRAMES = 6;
@@ -175,7 +175,7 @@ export interface TrackOptions {
   dropSeconds?: number;
   /** TRACK_BACK_SECONDS unless given (0: a hypothesis is verified from its seed on only). */
   backSeconds?: number;
-  /** TRACK_SEED_WARPS unless given (true: at the warp its seed's window verifies best at). */
+  /** TRACK_SEED_WARPS unless given (false: a seed found at no warp is tracked at warp 0). */
   seedWarps?: boolean;
   /** TRACK_CONFIRM_SCORE unless given (0: every hypothesis is confirmed, as before the rule). */
   confirmScore?: number;
@@ -409,7 +409,8 @@ export function trackChunk(
         refit(same);
         continue;
       }
-      const { warp, ref } = seedWarps ? bestSeedWarp(d) : d;
+      // (a seed whose warp the votes chose keeps it: only one found at no warp has no tempo)
+      const { warp, ref } = seedWarps && d.warpless ? bestSeedWarp(d) : d;
       const born: Hypothesis = {
         songId: d.songId,
         warp,
