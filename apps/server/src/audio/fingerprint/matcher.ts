@@ -778,11 +778,21 @@ export function verifyCandidate(
   const best = new Float64Array(shifts);
   /** Query peaks that landed in the last count. */
   let counted = 0;
-  const count = (scale: number, at0: number, tolerance: number, keep: boolean): number => {
+  // `around` is the settle's (its landings' bits are this count's: a peak none of whose frames
+  // within the tolerance landed there is passed over without reading the song's peaks again).
+  const count = (around: number, scale: number, at0: number, tolerance: number, keep: boolean): number => {
     sums.fill(0);
     counted = 0;
     for (let i = 0; i < n; i++) {
       const at = at0 + Math.round(rel[i]! * scale);
+      const x0 = at - tolerance - (around + Math.round(rel[i]! * a));
+      const width = 2 * tolerance + 1;
+      if (
+        x0 >= -MASK_HALF &&
+        x0 + width - 1 <= MASK_HALF &&
+        ((landings[i]! >> (x0 + MASK_HALF)) & ((1 << width) - 1)) === 0
+      )
+        continue;
       let hit = false;
       best.fill(0);
       for (let x = Math.max(0, at - tolerance); x <= Math.min(frames - 1, at + tolerance); x++) {
@@ -840,7 +850,7 @@ export function verifyCandidate(
     return settled;
   };
   const { scale, at0 } = settle(anchor);
-  const score = count(scale, at0, VERIFY_FRAMES, true);
+  const score = count(anchor, scale, at0, VERIFY_FRAMES, true);
   // The offset is the one at the window's start frame, in the warp's terms (what chaining
   // compares). The controls: what the song gives at CONTROL_OFFSETS by chance, their median
   // subtracted, and their landings' mean weight the unit of the score (see VERIFY_KERNEL). A
@@ -852,14 +862,22 @@ export function verifyCandidate(
   const controls: number[] = [];
   let weights = 0;
   let landed = 0;
+  const mid = CONTROL_OFFSETS.length >> 1;
   for (const d of CONTROL_OFFSETS) {
     const control = settle(anchor + d);
-    controls.push(count(control.scale, control.at0, VERIFY_FRAMES, false));
+    controls.push(count(anchor + d, control.scale, control.at0, VERIFY_FRAMES, false));
     weights += controls.at(-1)!;
     landed += counted;
+    // Sorted as they come: once more than half are counted, the median is at least what it would
+    // be if the others counted 0, and the unit at least the least: a candidate that fails even
+    // against that bound is rejected without the rest (the same decision, sooner).
+    controls.sort((x, y) => x - y);
+    const unknown = CONTROL_OFFSETS.length - controls.length;
+    if (unknown === 0 || controls.length <= mid) continue;
+    const least = (controls[mid - 1 - unknown]! + controls[mid - unknown]!) / 2;
+    const most = (VERIFY_SCALE * (score - least)) / MIN_LANDING_WEIGHT;
+    if (most < needed) return { score: most, offset, first: -1, last: -1 };
   }
-  controls.sort((x, y) => x - y);
-  const mid = CONTROL_OFFSETS.length >> 1;
   const chance = (controls[mid - 1]! + controls[mid]!) / 2;
   const unit = Math.max(MIN_LANDING_WEIGHT, landed > 0 ? weights / landed : 0);
   const normalised = (VERIFY_SCALE * (score - chance)) / unit;
