@@ -17,7 +17,6 @@ import {
   KEY_SONGS,
   KEYS_PER_SONG,
   MIN_CANDIDATE_VOTES,
-  MIN_LANDING_WEIGHT,
   MIN_SCORE,
   PEAK_MARGIN,
   PEAK_OFFSETS,
@@ -26,9 +25,6 @@ import {
   PROBE_MARGIN,
   VERIFY_BINS,
   VERIFY_FRAMES,
-  VERIFY_KERNEL,
-  VERIFY_SCALE,
-  VERIFY_SHIFTS,
   WARPS,
 } from './params.js';
 import type { Peaks } from './peaks.js';
@@ -730,12 +726,11 @@ const MASK_HALF = MAX_SCALE_MOVE + SETTLE_SHIFT;
 /**
  * Verifies a candidate: the query peaks of [from, to) (absolute frames) that land on a peak of
  * the song at the candidate's warp and offset (the time scale and offset settled around the
- * window's centre, within ±1% and ±2 frames), each weighted by how near its frequency lies
- * (VERIFY_KERNEL), minus the median of the same count at CONTROL_OFFSETS (what the song gives by
- * chance), in units of the controls' mean weight a landing, times VERIFY_SCALE. First and last
- * are the first and last of the verified peaks that have RUN_PEAKS within RUN_FRAMES (a stray
- * chance match does not stretch a play). With `needed`, a candidate that cannot reach it is not
- * worth what is left: its score is then an upper bound, under `needed`, and first = last = -1.
+ * window's centre, within ±1% and ±2 frames), minus the median of the same count at
+ * CONTROL_OFFSETS (what the song gives by chance). First and last are the first and last of the
+ * verified peaks that have RUN_PEAKS within RUN_FRAMES (a stray chance match does not stretch a
+ * play). With `needed`, a candidate whose count alone is under it is not worth the controls: its
+ * score is that count (an upper bound, under `needed`) and first = last = -1.
  */
 export function verifyCandidate(
   query: Pick<Peaks, 't' | 'f' | 'count'>,
@@ -770,51 +765,18 @@ export function verifyCandidate(
     return false;
   };
   const matched: number[] = [];
-  // The weighted count: each query peak that lands adds 1 less what its frequency error takes (a
-  // triangle of VERIFY_KERNEL), the errors taken after each of VERIFY_SHIFTS, the window's best
-  // shift kept (see VERIFY_KERNEL).
-  const shifts = VERIFY_SHIFTS.length;
-  const sums = new Float64Array(shifts);
-  const best = new Float64Array(shifts);
-  /** Query peaks that landed in the last count. */
-  let counted = 0;
-  // `around` is the settle's (its landings' bits are this count's: a peak none of whose frames
-  // within the tolerance landed there is passed over without reading the song's peaks again).
-  const count = (around: number, scale: number, at0: number, tolerance: number, keep: boolean): number => {
-    sums.fill(0);
-    counted = 0;
+  const count = (scale: number, at0: number, tolerance: number, keep: boolean): number => {
+    let hits = 0;
     for (let i = 0; i < n; i++) {
       const at = at0 + Math.round(rel[i]! * scale);
-      const x0 = at - tolerance - (around + Math.round(rel[i]! * a));
-      const width = 2 * tolerance + 1;
-      if (
-        x0 >= -MASK_HALF &&
-        x0 + width - 1 <= MASK_HALF &&
-        ((landings[i]! >> (x0 + MASK_HALF)) & ((1 << width) - 1)) === 0
-      )
-        continue;
       let hit = false;
-      best.fill(0);
-      for (let x = Math.max(0, at - tolerance); x <= Math.min(frames - 1, at + tolerance); x++) {
-        for (let k = gridStart[x]!; k < gridStart[x + 1]!; k++) {
-          const d = gridF[k]! - fq[i]!;
-          if (d > VERIFY_BINS || d < -VERIFY_BINS) continue;
-          hit = true;
-          for (let s = 0; s < shifts; s++) {
-            const weight = 1 - Math.abs(d - VERIFY_SHIFTS[s]!) / VERIFY_KERNEL;
-            if (weight > best[s]!) best[s] = weight;
-          }
-        }
-      }
+      for (let x = at - tolerance; x <= at + tolerance && !hit; x++) hit = lands(x, fq[i]!);
       if (!hit) continue;
-      counted++;
-      for (let s = 0; s < shifts; s++) sums[s]! += best[s]!;
+      hits++;
       // (distinct frames: a chord's notes landing together are one piece of evidence)
       if (keep && matched.at(-1) !== rel[i]! + c) matched.push(rel[i]! + c);
     }
-    let most = 0;
-    for (let s = 0; s < shifts; s++) most = Math.max(most, sums[s]!);
-    return most;
+    return hits;
   };
   // The peaks that land exactly settle the scale and the offset around a reference position;
   // the controls are settled the same way, so the best of 25 tries is compared with the best of
@@ -850,46 +812,27 @@ export function verifyCandidate(
     return settled;
   };
   const { scale, at0 } = settle(anchor);
-  const score = count(anchor, scale, at0, VERIFY_FRAMES, true);
-  // The offset is the one at the window's start frame, in the warp's terms (what chaining
-  // compares). The controls: what the song gives at CONTROL_OFFSETS by chance, their median
-  // subtracted, and their landings' mean weight the unit of the score (see VERIFY_KERNEL). A
-  // bound first, without them (most candidates are chance, and the controls are 8 of the 9
-  // settles): the score cannot pass VERIFY_SCALE × the weighted count over the least unit.
+  const score = count(scale, at0, VERIFY_FRAMES, true);
+  // The controls only lower the score: a count already under what is needed fails without them
+  // (most candidates are chance, and the controls are 8 of the 9 settles). The offset is the
+  // one at the window's start frame, in the warp's terms (what chaining compares).
   const offset = at0 - Math.round(c * a);
-  const bound = (VERIFY_SCALE * score) / MIN_LANDING_WEIGHT;
-  if (bound < needed) return { score: bound, offset, first: -1, last: -1 };
+  if (score < needed) return { score, offset, first: -1, last: -1 };
+  // The controls, sorted as they come. Once more than half are counted, the median is at least
+  // what it would be if the others counted 0: a candidate that fails even against that bound is
+  // rejected without the rest (the same decision, sooner).
   const controls: number[] = [];
-  let weights = 0;
-  let landed = 0;
   const mid = CONTROL_OFFSETS.length >> 1;
   for (const d of CONTROL_OFFSETS) {
     const control = settle(anchor + d);
-    controls.push(count(anchor + d, control.scale, control.at0, VERIFY_FRAMES, false));
-    weights += controls.at(-1)!;
-    landed += counted;
-    // Sorted as they come: once more than half are counted, the median is at least what it would
-    // be if the others counted 0, and the unit at least the least: a candidate that fails even
-    // against that bound is rejected without the rest (the same decision, sooner).
+    controls.push(count(control.scale, control.at0, VERIFY_FRAMES, false));
     controls.sort((x, y) => x - y);
     const unknown = CONTROL_OFFSETS.length - controls.length;
     if (unknown === 0 || controls.length <= mid) continue;
     const least = (controls[mid - 1 - unknown]! + controls[mid - unknown]!) / 2;
-    const most = (VERIFY_SCALE * (score - least)) / MIN_LANDING_WEIGHT;
-    if (most < needed) return { score: most, offset, first: -1, last: -1 };
+    if (score - least < needed) return { score: score - least, offset, first: -1, last: -1 };
   }
   const chance = (controls[mid - 1]! + controls[mid]!) / 2;
-  const unit = Math.max(MIN_LANDING_WEIGHT, landed > 0 ? weights / landed : 0);
-  const normalised = (VERIFY_SCALE * (score - chance)) / unit;
-  if (normalised < needed) return { score: normalised, offset, first: -1, last: -1 };
-  return { score: normalised, offset, ...runOf(matched) };
-}
-
-/**
- * The first and last of the verified peaks' distinct frames that have RUN_PEAKS within RUN_FRAMES
- * (a stray chance match does not stretch a play); without such a run, the first and last.
- */
-function runOf(matched: number[]): { first: number; last: number } {
   let first = -1;
   let last = -1;
   for (let i = 0; i + RUN_PEAKS - 1 < matched.length; i++) {
@@ -909,7 +852,7 @@ function runOf(matched: number[]): { first: number; last: number } {
     first = matched[0]!;
     last = matched.at(-1)!;
   }
-  return { first, last };
+  return { score: score - chance, offset, first, last };
 }
 
 /**

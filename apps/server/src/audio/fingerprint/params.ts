@@ -174,32 +174,6 @@ export const PROBE_MARGIN = 5;
 export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;
 /**
- * How much a query peak that matches (VERIFY_FRAMES, VERIFY_BINS) weighs in a verification: 1 at
- * the song's peak's own log-frequency, falling to 0 at VERIFY_KERNEL peak bins from it (a
- * triangle), taken after the one of VERIFY_SHIFTS that gives the window most (a pitch between the
- * warps' steps: a speed 0.5 % from a warp moves every peak by 0.23 bin). The score is the weighted
- * count less its controls' median, in units of the controls' mean weight a landing (at least
- * MIN_LANDING_WEIGHT), times VERIFY_SCALE: what chance gives stays about a count whatever the
- * song, and a true song's landings, nearer their places than chance's, count more. In the tuning
- * rooms' windows (recognition-rooms.mjs, T1-T3, 1,000 songs) a true song's landing lies within
- * 0.07 bin of its place 38 % of the time in the windows that are hard to hear (54 % in all), a
- * chance landing 17 %: a room moves a surviving peak by frames, hardly in frequency. Scaled
- * without that unit (the weight times 1.4), synthetic songs, all on one scale of semitones, heard
- * each other at 33 where the count gave 24.5: chance that lands as precisely as a true song (music
- * in the same tuning) would have risen with it. VERIFY_SCALE is where the tuning rooms' chance
- * (the best score of a song not the query's, over 744 queries) reaches no more windows of 20 and
- * 25 than the count did. Tuning rooms at +5 / 0 dB crowd: 89.7 / 62.8 % with the count, 90.4 /
- * 68.4 % so; held-out rooms 85.9 / 61.2 -> 89.6 / 67.6 %, 0 wrong, 0/120 false. MIN_LANDING_WEIGHT
- * also bounds the score before the controls are counted (VERIFY_SCALE / MIN_LANDING_WEIGHT times
- * the weighted count): at 0.25 most chance candidates passed that bound and a 10 s query at 10,000
- * songs took 38.6 ms instead of 33.1; at 0.4 (a chance landing weighs about 0.4-0.5) the tuning
- * rooms recognise the same windows (docs/performance.md, "2026-11-27, fifth session").
- */
-export const VERIFY_KERNEL = 0.5;
-export const VERIFY_SHIFTS: readonly number[] = [0, -0.15, 0.15];
-export const MIN_LANDING_WEIGHT = 0.4;
-export const VERIFY_SCALE = 0.75;
-/**
  * Control offsets (frames) around a candidate's offset: the median of their matches is what the
  * song's peaks give by chance (sustained notes, the same key), subtracted from the score. An
  * even number: the median is the mean of the middle two.
