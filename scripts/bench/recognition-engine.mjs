@@ -187,7 +187,7 @@ runMain(async () => {
               const key = `${k}|${p.songId}|${at}|${p.confirmed !== false}`;
               const name = `${p.confirmed === false ? 'unconfirmed: ' : ''}${track.id} (${track.origin}) as song ${p.songId} at ${(chunk.begin + p.startS).toFixed(0)}-${(chunk.begin + p.endS).toFixed(0)} s, its ${p.songFromS}-${p.songToS} s of ${p.songSeconds} (best window confidence ${p.confidence})`;
               if ((trackChances[v].get(key)?.evidence ?? 0) < p.evidence)
-                trackChances[v].set(key, { evidence: p.evidence, name });
+                trackChances[v].set(key, { evidence: p.evidence, name, confirmed: p.confirmed !== false });
               const toEnd = p.songSeconds !== null && p.songSeconds - p.songToS <= trackEndGap;
               if (toEnd && (endChances[v].get(key)?.evidence ?? 0) < p.evidence)
                 endChances[v].set(key, { evidence: p.evidence, name });
@@ -271,8 +271,8 @@ runMain(async () => {
     if (tracking)
       for (const [v, { name: variant }] of trackVariants.entries()) {
         const all = [...trackChances[v].values()].sort((a, b) => b.evidence - a.evidence);
-        const top = all.filter((c) => !c.name.startsWith('unconfirmed'));
-        const unconfirmed = all.filter((c) => c.name.startsWith('unconfirmed'));
+        const top = all.filter((c) => c.confirmed);
+        const unconfirmed = all.filter((c) => !c.confirmed);
         const ends = [...endChances[v].values()].sort((a, b) => b.evidence - a.evidence);
         console.log(
           `Tracked hypotheses there (--track${variant ? ` '${variant}'` : ''}, chunk by chunk${v === 0 ? `: ${trackVerifications} verifications at predicted positions` : ''}), windows counted from score ${WEAK_SCORE}: ` +

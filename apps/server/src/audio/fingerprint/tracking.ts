@@ -63,9 +63,10 @@ export const TRACK_CONFIRM_SCORE = MIN_SCORE;
 /**
  * A hypothesis no window besides its first seed heard at TRACK_CONFIRM_SCORE is a play from this
  * many times the bound (180): a song masked so deeply that it is heard window after window at 15-29
- * only (services/recognition/recognition-tracking.int.test.ts's song under 20 dB more noise:
- * windows of 15-26, 194 in 140 s) is still told, and chance's strongest unconfirmed evidence in
- * 11.01 h outside the index (113.0) lies 1.59 times under it, the margin TRACK_BOUND alone had lost
+ * only (services/recognition/recognition-tracking.int.test.ts's song under 20 dB more noise, 2 dB
+ * deeper than that test now plays it: windows of 15-26, 194 in 140 s) is still told, and chance's
+ * strongest unconfirmed evidence in 11.01 h outside the index (113.0) lies 1.59 times under it, the
+ * margin TRACK_BOUND alone had lost
  * (docs/performance.md, "Tracked plays confirmed by a window besides their seed"). No tracked play
  * of the tuning nights needs it.
  */
