@@ -11,7 +11,7 @@ import {
   FINGERPRINT_SAMPLE_RATE,
   indexSignal,
   memorySource,
-  recognizeWith,
+  recognizeStreamWith,
 } from '../../audio/fingerprint/index.js';
 import { emptyIndex, mergeIndex } from '../../audio/fingerprint/memory-index.js';
 import { plays, recordingChunks, recordings } from '../../db/schema.js';
@@ -19,8 +19,16 @@ import type { AppDeps } from '../../deps.js';
 import { songSearchKey } from '../../text.js';
 import { decodeChunk } from '../recognition/recognition-chunk.js';
 
-/** Longest stretch recognised: a minute holds several of the engine's windows and decodes fast. */
-const MAX_STRETCH_SECONDS = 60;
+/**
+ * Longest stretch recognised: two minutes. A play only tracking found (a song masked under the
+ * room, heard window after window at 15-29) is told once its tracked windows sum to TRACK_BOUND
+ * (120, confirmed) or 1.5 times it: about 30-45 s of its windows after a seed, which the stretch
+ * must hold whole. Of 24 plays of a song at -17 and -18 dB (scripts/bench/download-check.mjs: 4
+ * rooms' noise, plays ending at 120, 130, 140 s) its file was heard in 11 middle minutes before,
+ * and now in 14 middle minutes, 20 middle 90 s and 23 middle two minutes (docs/performance.md, "A
+ * downloaded file heard by the recognition that found its play"); 4-5 chunks of 30 s to decode.
+ */
+const MAX_STRETCH_SECONDS = 120;
 /** Shorter stretches hold too few windows for the engine to say anything (audio/fingerprint/README.md). */
 export const MIN_STRETCH_SECONDS = 12;
 /** Stretches tried per song: a second one speaks when the first one's chunk is gone. */
@@ -70,8 +78,8 @@ export async function recordingStretches(
 }
 
 /**
- * The stretch's audio at the fingerprint rate: the middle minute at most, cut from the chunks
- * that hold it; null when its chunks are gone or undecodable.
+ * The stretch's audio at the fingerprint rate: its middle MAX_STRETCH_SECONDS at most, cut from
+ * the chunks that hold it; null when its chunks are gone or undecodable.
  */
 export async function decodeStretch(deps: AppDeps, stretch: RecordingStretch): Promise<Float32Array | null> {
   const middle = (stretch.startMs + stretch.endMs) / 2;
@@ -118,7 +126,24 @@ export interface FileIndex {
 
 const ONLY_SONG = 1;
 
-/** Indexes one file by itself; `heardIn` returns the engine's confidence, or null when not heard. */
+/**
+ * Indexes one file by itself; `heardIn` returns the engine's confidence, or null when not heard.
+ * The stretch is recognised as the server recognises a recording's chunk (recognizeStreamWith,
+ * what recognizeStream runs on the library: recognition-chunk.ts), the stretch one chunk that
+ * begins a stream: heard when its windows make a play of the file, or when a tracked hypothesis
+ * reaches the engine's bound (TRACK_BOUND once confirmed by a window besides its seed,
+ * TRACK_UNCONFIRMED_FACTOR times it unconfirmed: audio/fingerprint/tracking.ts), so a song the room
+ * was heard playing only through its tracking is found in its file too. One signal, not cut again
+ * into 30 s chunks with their tails (recognition-signal.ts's loop): its window plays are exactly
+ * those the check gave before (recognizeWith's), and in docs/performance.md's measurement one
+ * signal heard more (23 of 24 two-minute stretches, the chunk loop 20).
+ *
+ * The bounds are the library's, unchanged: they were set against chance over 11.01 h of music
+ * outside an index of 1,000 songs, where each window's candidates are drawn from every song
+ * (docs/performance.md, "Track-before-detect in the server" and "Tracked plays confirmed by a
+ * window besides their seed"). An index of one file offers chance one song to propose and a stretch
+ * of two minutes to do it in, so a wrong file's chance of reaching them is lower, not higher.
+ */
 export async function indexFile(file: string, ffmpegPath: string): Promise<FileIndex> {
   const samples = await decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath });
   const { peaks, hashes } = indexSignal(samples);
@@ -128,9 +153,9 @@ export async function indexFile(file: string, ffmpegPath: string): Promise<FileI
     durationS: samples.length / FINGERPRINT_SAMPLE_RATE,
     async heardIn(stretch) {
       if (hashes.count === 0) return null;
-      const found = await recognizeWith(source, stretch);
-      const best = Math.max(0, ...found.filter((play) => play.songId === ONLY_SONG).map((p) => p.confidence));
-      return best > 0 ? best : null;
+      const found = await recognizeStreamWith(source, stretch, { tailSamples: 0, tracking: null });
+      const heard = [...found.plays, ...found.tracked].filter((play) => play.songId === ONLY_SONG);
+      return heard.length > 0 ? Math.max(...heard.map((play) => play.confidence)) : null;
     },
   };
 }
