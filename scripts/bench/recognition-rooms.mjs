@@ -25,7 +25,7 @@
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
 //     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
 //     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
-//     [--window-trace]
+//     [--window-trace] [--global-peaks h10,h6,2,0.35] [--global-peaks-top 3]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -35,6 +35,14 @@
 // --diagnose: for the 10 s windows missed, why (see diagnose below): no candidate, or a candidate
 // that failed verification, and what the true song scores verified at the offset it was cut at;
 // and for the nights' library plays missed, the same for each of their windows (diagnoseMissed).
+// --global-peaks Q,R,B,TOL: for the 10 s windows no song is heard in (the indexed tracks' missed
+// ones and every query outside the index), candidate songs by single peaks against every song
+// (recognition/single-peaks.mjs: the query's peaks Q against every song's R, each h (hashed, 'bin'
+// whitening) or v (verified) and a density, e.g. h10 and h6, the engine's QUERY_PEAKS and
+// REFERENCE_PEAKS; offset buckets of B frames; TOL bins): where the true song ranks, and the first
+// --global-peaks-top songs verified at their best offset (no warp) as a key is, at the window
+// threshold and at 40: the windows that would be heard, wrong songs and false recognitions; votes
+// and CPU a window (docs/performance.md, "Single peaks against every song").
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -58,6 +66,7 @@ import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
+import { SinglePeakIndex } from './recognition/single-peaks.mjs';
 import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
@@ -109,6 +118,17 @@ const traceSongs = option('--trace-songs', '').split(',').filter(Boolean).map(Nu
 // the one before), with the true song's votes and rank and its score verified at its true position.
 const windowTraceOn = process.argv.includes('--window-trace');
 const skip = (part) => process.argv.includes(`--skip-${part}`);
+const globalPeaksOption = option('--global-peaks', null);
+const peakSet = (text) => ({ hashed: text.startsWith('h'), density: Number(text.slice(1)) });
+const globalPeaks = globalPeaksOption
+  ? ((query, ref, bucket, tol) => ({
+      query: peakSet(query),
+      ref: peakSet(ref),
+      bucket: Number(bucket),
+      tol: Number(tol),
+    }))(...globalPeaksOption.split(','))
+  : null;
+const globalPeaksTop = Number(option('--global-peaks-top', 3));
 
 const quantile = (values, q) => {
   if (values.length === 0) return Number.NaN;
@@ -176,6 +196,8 @@ runMain(async () => {
     // The index: the indexed tracks and fillers, in memory.
     const songs = [];
     const peaksOf = new Map();
+    // (each song's hashed peaks, for --global-peaks)
+    const hashedOf = new Map();
     const real = [];
     const songIdOf = new Map();
     const t0 = performance.now();
@@ -187,14 +209,16 @@ runMain(async () => {
       const indexed = engine.indexSignal(samples);
       songs.push({ songId: k + 1, revision: 1, hashes: indexed.hashes });
       peaksOf.set(k + 1, indexed.peaks);
+      if (globalPeaks) hashedOf.set(k + 1, indexed.hashedPeaks);
       songIdOf.set(track.id, k + 1);
       real.push(indexed);
     }
     for (let i = 0; songs.length < targetSongs; i++) {
-      const { peaks, hashes } = fillerSong(real, i, engine.referenceHashes);
+      const { peaks, hashedPeaks, hashes } = fillerSong(real, i, engine.referenceHashes);
       const songId = songs.length + 1;
       songs.push({ songId, revision: 1, hashes });
       peaksOf.set(songId, peaks);
+      if (globalPeaks) hashedOf.set(songId, hashedPeaks);
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     const source = engine.memorySource(index, peaksOf);
@@ -240,6 +264,22 @@ runMain(async () => {
       const reel = new Float32Array(slot * clips.length);
       for (const [i, clip] of clips.entries()) reel.set(clip.subarray(0, (lead + 10) * RATE), i * slot);
       const diagnosed = [];
+      const globalRows = [];
+      let singlePeaks = null;
+      if (globalPeaks) {
+        const { ref, bucket, tol } = globalPeaks;
+        const kept = new Map();
+        for (const [id, verified] of peaksOf) {
+          const peaks = ref.hashed ? hashedOf.get(id) : verified;
+          kept.set(id, { ...peaksModule.keepDensity(peaks, ref.density), frames: peaks.frames });
+        }
+        singlePeaks = new SinglePeakIndex(kept, { bucket, tol, windowFrames: matcher.WINDOW_FRAMES });
+        let hours = 0;
+        for (const peaks of peaksOf.values()) hours += (peaks.frames * params.FRAME_SECONDS) / 3600;
+        globalRows.push(
+          `single-peak index: ${singlePeaks.entries} peaks of ${hours.toFixed(1)} h, ${(singlePeaks.bytes() / 2 ** 20 / hours).toFixed(2)} MB per hour as held here`,
+        );
+      }
       const totals = { tuning: snrs.map(() => [0, 0, 0, 0, 0]), 'held-out': snrs.map(() => [0, 0, 0, 0, 0]) };
       for (const [r, room] of rooms.entries()) {
         const cells = [];
@@ -254,6 +294,7 @@ runMain(async () => {
           let known = 0;
           let unknownCount = 0;
           const misses = [];
+          const unheard = [];
           for (const [i, excerpt] of excerpts.entries()) {
             const from = Math.round((i * (lead + 10 + gap) + lead) * rate);
             const query = pcm.slice(from, from + 10 * rate);
@@ -269,6 +310,7 @@ runMain(async () => {
               if (top?.songId !== excerpt.truth && process.argv.includes('--diagnose'))
                 misses.push(await diagnose(query, excerpt));
             }
+            if (singlePeaks && !top) unheard.push(await globalCandidates(query, excerpt, singlePeaks));
           }
           const t = totals[room.split][s];
           t[0] += correct;
@@ -281,6 +323,7 @@ runMain(async () => {
           );
           log(`${room.name} ${snr} dB: ${correct}/${known}`);
           if (misses.length) diagnosed.push(`${room.name}, ${snr} dB: ${summarise(misses)}`);
+          if (singlePeaks) globalRows.push(`${room.name}, ${snr} dB: ${summariseGlobal(unheard)}`);
         }
         console.log(`| ${room.name} | ${room.split} | ${cells.join(' | ')} |`);
       }
@@ -294,6 +337,77 @@ runMain(async () => {
         console.log('\nWindows missed (--diagnose):\n');
         for (const line of diagnosed) console.log(`- ${line}`);
       }
+      if (globalRows.length) {
+        console.log(
+          `\nWindows no song is heard in, candidates by single peaks (--global-peaks ${globalPeaksOption}):\n`,
+        );
+        for (const line of globalRows) console.log(`- ${line}`);
+      }
+    }
+
+    /**
+     * --global-peaks: a window no song is heard in, its candidates by single peaks against every
+     * song (SinglePeakIndex.vote), the true song's rank among them, and the first
+     * --global-peaks-top verified at their offsets (no warp), with the CPU of the vote.
+     */
+    async function globalCandidates(query, excerpt, singlePeaks) {
+      const { hashed, verified } = peaksModule.extractPeakSets(
+        query,
+        params.QUERY_PEAKS,
+        params.QUERY_VERIFY_PEAKS,
+      );
+      const voters = peaksModule.keepDensity(
+        globalPeaks.query.hashed ? hashed : verified,
+        globalPeaks.query.density,
+      );
+      const before = process.cpuUsage();
+      const { songs: voted, votes } = singlePeaks.vote(voters);
+      const used = process.cpuUsage(before);
+      const top = voted.slice(0, globalPeaksTop);
+      const grids = await source.gridsOf(top.map((c) => c.songId));
+      const heard = top
+        .map((c) => ({
+          songId: c.songId,
+          score: matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grids.get(c.songId), {
+            warp: 0,
+            offset: c.offset,
+          }).score,
+        }))
+        .sort((x, y) => y.score - x.score);
+      return {
+        truth: excerpt.truth,
+        rank: voted.findIndex((c) => c.songId === excerpt.truth),
+        heard,
+        votes,
+        cpuMs: (used.user + used.system) / 1000,
+      };
+    }
+
+    function summariseGlobal(unheard) {
+      const missed = unheard.filter((u) => u.truth !== null);
+      const outside = unheard.filter((u) => u.truth === null);
+      const ranked = (k) => missed.filter((u) => u.rank >= 0 && u.rank < k).length;
+      const at = (threshold) => {
+        const best = (u) => u.heard.find((h) => h.score >= threshold);
+        const gained = missed.filter((u) => best(u)?.songId === u.truth).length;
+        const wrong = missed.filter((u) => best(u) && best(u).songId !== u.truth).length;
+        const falses = outside.filter((u) => best(u)).length;
+        return `at ${threshold}: +${gained}, ${wrong} wrong, ${falses}/${outside.length} false`;
+      };
+      const impostors = unheard.map((u) =>
+        Math.max(-99, ...u.heard.filter((h) => h.songId !== u.truth).map((h) => h.score)),
+      );
+      return (
+        `${missed.length} missed: the true song first / in the first 3 / 10: ${ranked(1)} / ${ranked(3)} / ${ranked(10)}; ` +
+        `the first ${globalPeaksTop} verified ${at(params.MIN_SCORE)}; ${at(40)}; best other song ${Math.max(...impostors)}; ` +
+        `votes a window median ${quantile(
+          unheard.map((u) => u.votes),
+          0.5,
+        )}, CPU median ${quantile(
+          unheard.map((u) => u.cpuMs),
+          0.5,
+        ).toFixed(0)} ms`
+      );
     }
 
     /**

@@ -28,13 +28,11 @@ function moved(source, i, tracks) {
 
 /**
  * Filler song number i as the index stores it, made from real track i mod real.length: its
- * verified peaks and the hashes of its hashed peaks, both moved the same way. `real`: the real
+ * verified peaks, its hashed peaks and their hashes, all moved the same way. `real`: the real
  * tracks' indexSignal results ({ peaks, hashedPeaks }); `referenceHashes`: the engine's.
  */
 export function fillerSong(real, i, referenceHashes) {
   const track = real[i % real.length];
-  return {
-    peaks: moved(track.peaks, i, real.length),
-    hashes: referenceHashes(moved(track.hashedPeaks, i, real.length)),
-  };
+  const hashedPeaks = moved(track.hashedPeaks, i, real.length);
+  return { peaks: moved(track.peaks, i, real.length), hashedPeaks, hashes: referenceHashes(hashedPeaks) };
 }
