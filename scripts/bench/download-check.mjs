@@ -8,11 +8,19 @@
 //    30 s Opus chunks as a phone uploads them; its play taken to end at each of --ends seconds, the
 //    middle --lengths seconds of it (cut from the chunks, as decodeStretch cuts them) recognised
 //    against the song's file by the stretch's windows alone (recognizeWith: the check before) and
-//    by the server's chunk recognition with its tracking (recognizeStreamWith: the check now).
-// 2. Time: heardIn of a 60 s and a 120 s stretch against a 5-minute file (median of --reps), both
+//    by the server's chunk recognition with its tracking (recognizeStreamWith and heardConfidence: the
+//    check now), with the evidence of its tracked hypotheses.
+// 2. Time: heardIn of a 60 s and a 150 s stretch against a 5-minute file (median of --reps), both
 //    ways, indexing that file and decoding a 30 s chunk; the load average beside them.
+// 3. With --chance: chance against a file of another song, on real music (the soundtracks outside
+//    the index of scripts/bench/recognition-engine.mjs, in .cache/recognition: fetch them with it
+//    first): every track of 150 s or more indexed alone, and the middle 150 s of every other
+//    track of the same package (the same composer and instruments: where chance is highest)
+//    recognised against it both ways; prints the wrong files heard and the strongest evidence
+//    chance gives a tracked hypothesis, confirmed and not (the check asks 180 of either).
 //   node scripts/bench/download-check.mjs [--snrs -17,-18] [--seeds 4,5,6,7] [--ends 120,130,140]
-//                                         [--lengths 60,90,120] [--reps 5]
+//                                         [--lengths 60,90,120,150] [--reps 5] [--chance]
+//                                         [--chance-only] [--chance-length 150]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,13 +50,14 @@ const list = (name, fallback) => {
 const snrs = list('--snrs', '-17,-18');
 const seeds = list('--seeds', '4,5,6,7');
 const ends = list('--ends', '120,130,140');
-const lengths = list('--lengths', '60,90,120');
+const lengths = list('--lengths', '60,90,120,150');
 const [reps] = list('--reps', '5');
+const chanceOnly = process.argv.includes('--chance-only');
 const source = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/src', file)).href);
 const { decodeAudio } = await source('audio/decode.ts');
 const fp = await source('audio/fingerprint/index.ts');
 const { emptyIndex, mergeIndex } = await source('audio/fingerprint/memory-index.ts');
-const { indexFile } = await source('services/downloads/matching.ts');
+const { heardConfidence, indexFile, MAX_STRETCH_SECONDS } = await source('services/downloads/matching.ts');
 const { concat, roomize, synthSong, webmOpus, writeWav } = await source('test/fakes/songs.ts');
 
 const RATE = 22050;
@@ -74,9 +83,14 @@ async function oneFile(samples22k, name) {
   return { file, source: fp.memorySource(index, new Map([[1, peaks]])) };
 }
 const before = async (src, stretch) => (await fp.recognizeWith(src, stretch)).length > 0;
+/** The check now (heardIn's rule), and the evidence of the stretch's tracked hypotheses (from 1). */
 const now = async (src, stretch) => {
-  const found = await fp.recognizeStreamWith(src, stretch, { tailSamples: 0, tracking: null });
-  return found.plays.length + found.tracked.length > 0;
+  const found = await fp.recognizeStreamWith(src, stretch, { tailSamples: 0, tracking: null }, { bound: 1 });
+  return {
+    heard: heardConfidence(found) !== null,
+    windows: found.plays.length > 0,
+    evidence: found.tracked.map((play) => `${play.evidence}${play.confirmed ? ' confirmed' : ''}`),
+  };
 };
 
 /** The room's chunks (decoded at the fingerprint rate) and the middle `length` s of a play 0-`end`. */
@@ -122,8 +136,105 @@ async function roomChunks(song, seconds, snr, seed) {
   return chunks;
 }
 
+/** Part 3: other songs' stretches against each file, within each package of music outside the index. */
+async function chance() {
+  const cacheDir = path.join(repoRoot, '.cache/recognition');
+  const { buildUnknownTracks } = await import('./recognition/corpus.mjs');
+  const tracks = buildUnknownTracks(cacheDir, { ffprobe: 'ffprobe', log: console.log }).filter(
+    (track) => track.duration >= 150,
+  );
+  const packages = new Map();
+  for (const track of tracks) {
+    const pkg = track.origin.split('/')[1].split('_')[0];
+    packages.set(pkg, [...(packages.get(pkg) ?? []), track]);
+  }
+  // The stretch's length: the check's (MAX_STRETCH_SECONDS) unless --chance-length (60: the check before).
+  const at = process.argv.indexOf('--chance-length');
+  const chanceLength = at >= 0 ? Number(process.argv[at + 1]) : MAX_STRETCH_SECONDS;
+  const started = performance.now();
+  let pairs = 0;
+  let stretchSeconds = 0;
+  const heard = { before: [], now: [] };
+  const strongest = { confirmed: [], unconfirmed: [] };
+  const name = (track) => path.basename(track.origin);
+  for (const [pkg, members] of packages) {
+    const decoded = [];
+    for (const track of members) {
+      const samples = await decodeAudio(path.join(cacheDir, track.origin), { sampleRate: R, ffmpegPath });
+      const middle = Math.floor(samples.length / 2);
+      const half = Math.floor(Math.min(samples.length, chanceLength * R) / 2);
+      const { peaks, hashes } = fp.indexSignal(samples);
+      const index = mergeIndex(emptyIndex(), new Set(), [{ songId: 1, revision: 1, hashes }]);
+      decoded.push({
+        track,
+        source: fp.memorySource(index, new Map([[1, peaks]])),
+        stretch: samples.slice(middle - half, middle + half),
+      });
+    }
+    for (const file of decoded) {
+      for (const other of decoded) {
+        if (other === file) continue;
+        pairs++;
+        stretchSeconds += other.stretch.length / R;
+        const what = `${name(other.track)} against ${name(file.track)} (${pkg})`;
+        // One recognition: its window plays are recognizeWith's (the check before), and every
+        // hypothesis is told from evidence 1, so what chance gathers under the bounds shows; the
+        // check now hears what heardConfidence keeps of it.
+        const found = await fp.recognizeStreamWith(
+          file.source,
+          other.stretch,
+          { tailSamples: 0, tracking: null },
+          { bound: 1, unconfirmedFactor: 1 },
+        );
+        const tracked = found.tracked.map((play) => `${play.evidence}${play.confirmed ? ' confirmed' : ''}`);
+        const windows = found.plays.map((play) => play.confidence);
+        if (found.plays.length > 0) heard.before.push(what);
+        for (const play of found.tracked) {
+          strongest[play.confirmed ? 'confirmed' : 'unconfirmed'].push({ evidence: play.evidence, what });
+        }
+        if (heardConfidence(found) !== null) heard.now.push(what);
+        if (windows.length > 0 || found.tracked.some((play) => play.evidence >= 90)) {
+          console.log(`  ${what}: window plays [${windows.join(', ')}], tracked [${tracked.join(', ')}]`);
+        }
+      }
+    }
+    console.log(
+      `${pkg}: ${members.length} tracks done (${((performance.now() - started) / 60000).toFixed(1)} min)`,
+    );
+  }
+  const top = (list) =>
+    list
+      .sort((a, b) => b.evidence - a.evidence)
+      .slice(0, 3)
+      .map((x) => `${x.evidence} (${x.what})`)
+      .join(', ') || 'none';
+  console.log(
+    `\nchance (${chanceLength} s stretches): ${tracks.length} tracks of ${packages.size} packages, ${pairs} pairs within a package, ${(stretchSeconds / 3600).toFixed(1)} h of stretches, ${((performance.now() - started) / 60000).toFixed(1)} min (load ${load()})`,
+  );
+  console.log(
+    `wrong files heard before (windows): ${heard.before.length} ${heard.before.slice(0, 5).join('; ')}`,
+  );
+  console.log(
+    `wrong files heard now (windows and tracking): ${heard.now.length} ${heard.now.slice(0, 5).join('; ')}`,
+  );
+  console.log(
+    `tracked hypotheses with evidence: ${strongest.confirmed.length} confirmed, strongest ${top(strongest.confirmed)} (the check: 180)`,
+  );
+  console.log(
+    `${strongest.unconfirmed.length} unconfirmed, strongest ${top(strongest.unconfirmed)} (the check: 180)`,
+  );
+}
+
 try {
   console.log(`load average at start: ${load()}`);
+  if (!chanceOnly) await heardAndTime();
+  if (chanceOnly || process.argv.includes('--chance')) await chance();
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+/** Parts 1 and 2. */
+async function heardAndTime() {
   // 1. Heard or not.
   const gamma = synthSong(11, 150, RATE);
   const { source: gammaSource } = await oneFile(gamma, 'gamma');
@@ -138,12 +249,13 @@ try {
           const stretch = stretchOf(chunks, end, length);
           const row = rows.get(length);
           const [b, n] = [await before(gammaSource, stretch), await now(gammaSource, stretch)];
-          const wrong = (await before(otherSource, stretch)) || (await now(otherSource, stretch));
+          const wrong = (await before(otherSource, stretch)) || (await now(otherSource, stretch)).heard;
           row.cases++;
           row.before += b;
-          row.now += n;
+          row.now += n.heard;
           row.wrong += wrong;
-          line.push(`${length} s: before ${b ? 'heard' : '-'}, now ${n ? 'heard' : '-'}`);
+          const tracked = n.evidence.length > 0 ? ` (tracked ${n.evidence.join(', ')})` : '';
+          line.push(`${length} s: before ${b ? 'heard' : '-'}, now ${n.heard ? 'heard' : '-'}${tracked}`);
         }
         console.log(`${snr} dB, noise ${seed}, play 0-${end} s | ${line.join(' | ')}`);
       }
@@ -170,7 +282,7 @@ try {
   decodeMs.length = 0;
   for (const snr of [5, -18]) {
     const chunks = await roomChunks(long, 290, snr, 4);
-    for (const length of [60, 120]) {
+    for (const length of [60, MAX_STRETCH_SECONDS]) {
       const stretch = stretchOf(chunks, 290, length);
       const times = { before: [], now: [], heardIn: [] };
       let heard = null;
@@ -193,6 +305,4 @@ try {
   console.log(
     `decoding a 30 s Opus chunk: median ${median(decodeMs).toFixed(0)} ms of ${decodeMs.length} (load ${load()})`,
   );
-} finally {
-  fs.rmSync(work, { recursive: true, force: true });
 }

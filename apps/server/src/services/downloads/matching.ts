@@ -11,7 +11,9 @@ import {
   FINGERPRINT_SAMPLE_RATE,
   indexSignal,
   memorySource,
+  reachesBound,
   recognizeStreamWith,
+  type StreamRecognition,
 } from '../../audio/fingerprint/index.js';
 import { emptyIndex, mergeIndex } from '../../audio/fingerprint/memory-index.js';
 import { plays, recordingChunks, recordings } from '../../db/schema.js';
@@ -21,14 +23,15 @@ import { decodeChunk } from '../recognition/recognition-chunk.js';
 
 /**
  * Longest stretch recognised: two minutes. A play only tracking found (a song masked under the
- * room, heard window after window at 15-29) is told once its tracked windows sum to TRACK_BOUND
- * (120, confirmed) or 1.5 times it: about 30-45 s of its windows after a seed, which the stretch
- * must hold whole. Of 24 plays of a song at -17 and -18 dB (scripts/bench/download-check.mjs: 4
- * rooms' noise, plays ending at 120, 130, 140 s) its file was heard in 11 middle minutes before,
- * and now in 14 middle minutes, 20 middle 90 s and 23 middle two minutes (docs/performance.md, "A
- * downloaded file heard by the recognition that found its play"); 4-5 chunks of 30 s to decode.
+ * room, heard window after window at 15-29) is heard once its tracked windows sum to 180
+ * (heardConfidence): 45 s and more of its windows after a seed, which the stretch must hold. Of 24
+ * plays of a song at -17 and -18 dB (scripts/bench/download-check.mjs: 4 rooms' noise, plays ending
+ * at 120, 130, 140 s) its file was heard in 11 middle minutes before; now in 13 middle minutes, 20
+ * middle 90 s, 23 middle two minutes, and no more in 150 s, where a file of another song of the
+ * same game was heard once more (docs/performance.md, "A downloaded file heard by the recognition
+ * that found its play"). 4-5 chunks of 30 s to decode.
  */
-const MAX_STRETCH_SECONDS = 120;
+export const MAX_STRETCH_SECONDS = 120;
 /** Shorter stretches hold too few windows for the engine to say anything (audio/fingerprint/README.md). */
 export const MIN_STRETCH_SECONDS = 12;
 /** Stretches tried per song: a second one speaks when the first one's chunk is gone. */
@@ -127,22 +130,39 @@ export interface FileIndex {
 const ONLY_SONG = 1;
 
 /**
- * Indexes one file by itself; `heardIn` returns the engine's confidence, or null when not heard.
- * The stretch is recognised as the server recognises a recording's chunk (recognizeStreamWith,
- * what recognizeStream runs on the library: recognition-chunk.ts), the stretch one chunk that
- * begins a stream: heard when its windows make a play of the file, or when a tracked hypothesis
- * reaches the engine's bound (TRACK_BOUND once confirmed by a window besides its seed,
- * TRACK_UNCONFIRMED_FACTOR times it unconfirmed: audio/fingerprint/tracking.ts), so a song the room
- * was heard playing only through its tracking is found in its file too. One signal, not cut again
- * into 30 s chunks with their tails (recognition-signal.ts's loop): its window plays are exactly
- * those the check gave before (recognizeWith's), and in docs/performance.md's measurement one
- * signal heard more (23 of 24 two-minute stretches, the chunk loop 20).
- *
- * The bounds are the library's, unchanged: they were set against chance over 11.01 h of music
- * outside an index of 1,000 songs, where each window's candidates are drawn from every song
- * (docs/performance.md, "Track-before-detect in the server" and "Tracked plays confirmed by a
- * window besides their seed"). An index of one file offers chance one song to propose and a stretch
- * of two minutes to do it in, so a wrong file's chance of reaching them is lower, not higher.
+ * What the check hears of the file (song ONLY_SONG) in a stretch recognised against it alone: the
+ * confidence of its best play, null when none. A play of the stretch's windows as before; a play
+ * its tracking told (a song the room was heard playing only through its tracked hypothesis) once
+ * its evidence reaches TRACK_BOUND × TRACK_UNCONFIRMED_FACTOR (180: audio/fingerprint/tracking.ts),
+ * confirmed or not. The library's 120 for a confirmed hypothesis rests on chance's hypotheses never
+ * having a window at the threshold besides their seed over 11.01 h of music outside an index of
+ * 1,000 songs (docs/performance.md, "Tracked plays confirmed by a window besides their seed"). One
+ * song in the index gives chance fewer songs to propose, but a file is checked against music that
+ * may share its composer and instruments, where chance's tracked windows score higher: over 2,194
+ * pairs of one game's tracks (each file against the middle two minutes of another), a pair no
+ * window heard reached 129.5 confirmed (freedroidrpg's NewTutorialStage as Bleostrada), and at
+ * other stretch lengths 181-209.5 (warzone2100's tracks, which may share themes). The masked songs
+ * the check must hear gather 200-415 (docs/performance.md, "A downloaded file heard by the
+ * recognition that found its play").
+ */
+export function heardConfidence(found: Pick<StreamRecognition, 'plays' | 'tracked'>): number | null {
+  const heard = [
+    ...found.plays.filter((play) => play.songId === ONLY_SONG),
+    ...found.tracked.filter(
+      (play) => play.songId === ONLY_SONG && reachesBound({ evidence: play.evidence, confirmed: false }),
+    ),
+  ];
+  return heard.length > 0 ? Math.max(...heard.map((play) => play.confidence)) : null;
+}
+
+/**
+ * Indexes one file by itself; `heardIn` returns the engine's confidence, or null when not heard
+ * (heardConfidence). The stretch is recognised as the server recognises a recording's chunk
+ * (recognizeStreamWith, what recognizeStream runs on the library: recognition-chunk.ts), the
+ * stretch one chunk that begins a stream, its tracking included. One signal, not cut again into
+ * 30 s chunks with their tails (recognition-signal.ts's loop): its window plays are exactly those
+ * the check gave before (recognizeWith's), and in docs/performance.md's measurement one signal
+ * heard more (23 of 24 two-minute stretches, the chunk loop 20).
  */
 export async function indexFile(file: string, ffmpegPath: string): Promise<FileIndex> {
   const samples = await decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath });
@@ -153,9 +173,7 @@ export async function indexFile(file: string, ffmpegPath: string): Promise<FileI
     durationS: samples.length / FINGERPRINT_SAMPLE_RATE,
     async heardIn(stretch) {
       if (hashes.count === 0) return null;
-      const found = await recognizeStreamWith(source, stretch, { tailSamples: 0, tracking: null });
-      const heard = [...found.plays, ...found.tracked].filter((play) => play.songId === ONLY_SONG);
-      return heard.length > 0 ? Math.max(...heard.map((play) => play.confidence)) : null;
+      return heardConfidence(await recognizeStreamWith(source, stretch, { tailSamples: 0, tracking: null }));
     },
   };
 }
