@@ -56,8 +56,9 @@ const chanceOnly = process.argv.includes('--chance-only');
 const source = (file) => import(pathToFileURL(path.join(repoRoot, 'apps/server/src', file)).href);
 const { decodeAudio } = await source('audio/decode.ts');
 const fp = await source('audio/fingerprint/index.ts');
-const { emptyIndex, mergeIndex } = await source('audio/fingerprint/memory-index.ts');
-const { heardConfidence, indexFile, MAX_STRETCH_SECONDS } = await source('services/downloads/matching.ts');
+const { fileSource, heardConfidence, indexFile, MAX_STRETCH_SECONDS } = await source(
+  'services/downloads/matching.ts',
+);
 const { concat, roomize, synthSong, webmOpus, writeWav } = await source('test/fakes/songs.ts');
 
 const RATE = 22050;
@@ -73,14 +74,12 @@ const load = () =>
 const decodeMs = [];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** A file indexed alone, as indexFile does, with the source both ways recognise against. */
+/** A file indexed alone (matching.ts's fileSource, as indexFile does), the source both ways recognise against. */
 async function oneFile(samples22k, name) {
   const file = path.join(work, `${name}.wav`);
   await writeWav(file, samples22k, RATE);
   const samples = await decodeAudio(file, { sampleRate: R, ffmpegPath });
-  const { peaks, hashes } = fp.indexSignal(samples);
-  const index = mergeIndex(emptyIndex(), new Set(), [{ songId: 1, revision: 1, hashes }]);
-  return { file, source: fp.memorySource(index, new Map([[1, peaks]])) };
+  return { file, source: fileSource(samples).source };
 }
 const before = async (src, stretch) => (await fp.recognizeWith(src, stretch)).length > 0;
 /** The check now (heardIn's rule), and the evidence of the stretch's tracked hypotheses (from 1). */
@@ -163,11 +162,9 @@ async function chance() {
       const samples = await decodeAudio(path.join(cacheDir, track.origin), { sampleRate: R, ffmpegPath });
       const middle = Math.floor(samples.length / 2);
       const half = Math.floor(Math.min(samples.length, chanceLength * R) / 2);
-      const { peaks, hashes } = fp.indexSignal(samples);
-      const index = mergeIndex(emptyIndex(), new Set(), [{ songId: 1, revision: 1, hashes }]);
       decoded.push({
         track,
-        source: fp.memorySource(index, new Map([[1, peaks]])),
+        source: fileSource(samples).source,
         stretch: samples.slice(middle - half, middle + half),
       });
     }

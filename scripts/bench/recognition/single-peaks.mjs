@@ -4,7 +4,7 @@
 // per offset bucket, for every (song, reference frame - query frame) at which the song has a peak
 // within `tol` bins; a song's best two neighbouring buckets are its count, and the songs with the
 // highest counts its candidates, each at the offset of that best bucket pair. A pair hash needs
-// both of its peaks to survive a room (p² ≈ 2 % in the tuning rooms' missed windows), this one.
+// both of its peaks to survive a room (p² ≈ 2 % in the tuning rooms' missed windows); a vote here needs one.
 // Its cost grows with the library: every query peak meets every indexed peak of its bins.
 
 /** Bins below the engine's 0 a filler's pitch move can reach (recognition/fillers.mjs: 6-20). */

@@ -16,13 +16,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../../audio/decode.js';
-import {
-  FINGERPRINT_SAMPLE_RATE,
-  indexSignal,
-  memorySource,
-  recognizeWith,
-} from '../../audio/fingerprint/index.js';
-import { emptyIndex, mergeIndex } from '../../audio/fingerprint/memory-index.js';
+import { FINGERPRINT_SAMPLE_RATE, recognizeWith } from '../../audio/fingerprint/index.js';
 import { events, plays } from '../../db/schema.js';
 import { chunkUpload } from '../../test/audio.js';
 import { concat, roomize, synthSong, taggedFlac, webmOpus, writeWav } from '../../test/fakes/songs.js';
@@ -30,7 +24,7 @@ import { addFingerprintedSong } from '../../test/library-songs.js';
 import { type BackendTestApp, createBackendTestApp } from '../../test/storage-backends.js';
 import { forgetDecodedTails, processRecording } from '../recognition/recognition.js';
 import { checkFile, confirmMatch } from './deliver.js';
-import { decodeStretch, recordingStretches, verifyByStretch } from './matching.js';
+import { decodeStretch, fileSource, recordingStretches, verifyByStretch } from './matching.js';
 import { ProviderError } from './providers.js';
 
 const RATE = 22050;
@@ -119,9 +113,7 @@ describe('a file checked against a play only tracking found', () => {
       sampleRate: FINGERPRINT_SAMPLE_RATE,
       ffmpegPath: t.deps.config.ffmpegPath,
     });
-    const { peaks, hashes } = indexSignal(samples);
-    const index = mergeIndex(emptyIndex(), new Set(), [{ songId: 1, revision: 1, hashes }]);
-    expect(await recognizeWith(memorySource(index, new Map([[1, peaks]])), audio!)).toEqual([]);
+    expect(await recognizeWith(fileSource(samples).source, audio!)).toEqual([]);
   });
 
   it("hears the song's file in the stretch, through the tracking, and accepts it", async () => {

@@ -156,6 +156,19 @@ export function heardConfidence(found: Pick<StreamRecognition, 'plays' | 'tracke
 }
 
 /**
+ * A signal at the fingerprint rate indexed alone as song ONLY_SONG, in memory: the source the
+ * check recognises stretches against (`empty` when it has no hash to find).
+ */
+export function fileSource(samples: Float32Array): {
+  source: ReturnType<typeof memorySource>;
+  empty: boolean;
+} {
+  const { peaks, hashes } = indexSignal(samples);
+  const index = mergeIndex(emptyIndex(), new Set(), [{ songId: ONLY_SONG, revision: 1, hashes }]);
+  return { source: memorySource(index, new Map([[ONLY_SONG, peaks]])), empty: hashes.count === 0 };
+}
+
+/**
  * Indexes one file by itself; `heardIn` returns the engine's confidence, or null when not heard
  * (heardConfidence). The stretch is recognised as the server recognises a recording's chunk
  * (recognizeStreamWith, what recognizeStream runs on the library: recognition-chunk.ts), the
@@ -166,13 +179,11 @@ export function heardConfidence(found: Pick<StreamRecognition, 'plays' | 'tracke
  */
 export async function indexFile(file: string, ffmpegPath: string): Promise<FileIndex> {
   const samples = await decodeAudio(file, { sampleRate: FINGERPRINT_SAMPLE_RATE, ffmpegPath });
-  const { peaks, hashes } = indexSignal(samples);
-  const index = mergeIndex(emptyIndex(), new Set(), [{ songId: ONLY_SONG, revision: 1, hashes }]);
-  const source = memorySource(index, new Map([[ONLY_SONG, peaks]]));
+  const { source, empty } = fileSource(samples);
   return {
     durationS: samples.length / FINGERPRINT_SAMPLE_RATE,
     async heardIn(stretch) {
-      if (hashes.count === 0) return null;
+      if (empty) return null;
       return heardConfidence(await recognizeStreamWith(source, stretch, { tailSamples: 0, tracking: null }));
     },
   };
