@@ -13,6 +13,7 @@ import {
   detectWindow,
   indexCandidates,
   keepWords,
+  ownScoreOf,
   type PeakGrid,
   peakGrid,
   peakOffsets,
@@ -46,7 +47,7 @@ import {
   WEAK_SCORE,
 } from './params.js';
 import { extractPeakSets, extractPeaks } from './peaks.js';
-import { addNoise, synthSong } from './synth.js';
+import { addNoise, rng, synthSong } from './synth.js';
 
 const grids = new Map<number, PeakGrid>();
 
@@ -671,5 +672,74 @@ describe('matcher', () => {
     expect(none.length).toBe(0);
     // What is kept are the hashes found in one entry only.
     for (let i = 0; i < some.length; i++) expect(some.songWarp[i]! >> 5).toBeGreaterThan(0);
+  });
+});
+
+describe("a window's second song explained by its strongest", () => {
+  // Peaks built by hand (frames, log-frequency bins), one every 4 frames or so: song 1 plays; song
+  // 2 holds 85 % of song 1's peaks 500 frames further into it (a copy of its loops, as a filler
+  // of the nights is); song 3 is music of its own, mixed with song 1 at 60 % of its peaks.
+  const random = rng(5);
+  const randomPeaks = (frames: number, every: number) => {
+    const t: number[] = [];
+    const f: number[] = [];
+    for (let x = 0; x < frames; x++) {
+      if (random() * every >= 1) continue;
+      t.push(x);
+      f.push(random() * 6 * 32);
+    }
+    return { t, f };
+  };
+  const asPeaks = (list: Array<[number, number]>) => {
+    const sorted = [...list].sort((x, y) => x[0] - y[0]);
+    return {
+      t: Int32Array.from(sorted, ([t]) => t),
+      f: Float32Array.from(sorted, ([, f]) => f),
+      count: sorted.length,
+    };
+  };
+  const one = randomPeaks(3000, 4);
+  const onePeaks = one.t.map((t, i): [number, number] => [t, one.f[i]!]);
+  const copy = onePeaks.filter(() => random() < 0.85).map(([t, f]): [number, number] => [t + 500, f]);
+  const before = randomPeaks(500, 4);
+  const three = randomPeaks(3000, 4);
+  const threePeaks = three.t.map((t, i): [number, number] => [t, three.f[i]!]);
+  const songGrids = new Map<number, PeakGrid>([
+    [1, peakGrid(asPeaks(onePeaks))],
+    [2, peakGrid(asPeaks([...before.t.map((t, i): [number, number] => [t, before.f[i]!]), ...copy]))],
+    [3, peakGrid(asPeaks(threePeaks))],
+  ]);
+  const start = 1000;
+  const inWindow = ([t]: [number, number]) => t >= start && t < start + WINDOW_FRAMES;
+  const candidate = (songId: number, offset: number) => ({ songId, warp: 0, offset, votes: 10 });
+  const solo = SOLO_FACTOR * MIN_SCORE;
+
+  it("takes a song sharing the strongest one's peaks under the threshold, and no play of one window", () => {
+    // the query: song 1's own peaks of the window (song 2 heard 500 frames on, song 3 by chance)
+    const query = asPeaks(onePeaks.filter(inWindow));
+    const found = detectWindow([candidate(1, 0), candidate(2, 500)], start, query, songGrids, WEAK_SCORE);
+    const [a, b] = [1, 2].map((id) => found.find((d) => d.songId === id)!);
+    expect(a!.explained).toBeUndefined();
+    // song 2 alone would be a play of one window (at the solo score), on song 1's peaks only
+    expect(b!.score).toBeGreaterThanOrEqual(solo);
+    expect(b!.explained!).toBeLessThan(WEAK_SCORE);
+    expect(chainDetections([{ ...b!, explained: undefined }], solo).map((p) => p.songId)).toEqual([2]);
+    expect(chainDetections(found, solo).map((p) => p.songId)).toEqual([1]);
+  });
+
+  it('keeps the score of a song mixed with the strongest one (a crossfade)', () => {
+    // song 1's peaks and 60 % of song 3's from 800 frames earlier in it
+    const mixed = threePeaks
+      .map(([t, f]): [number, number] => [t + 800, f])
+      .filter((p) => inWindow(p) && random() < 0.6);
+    const query = asPeaks([...onePeaks.filter(inWindow), ...mixed]);
+    const found = detectWindow([candidate(1, 0), candidate(3, -800)], start, query, songGrids, WEAK_SCORE);
+    const [a, c] = [1, 3].map((id) => found.find((d) => d.songId === id)!);
+    expect(a!.score).toBeGreaterThan(c!.score);
+    expect(c!.score).toBeGreaterThanOrEqual(MIN_SCORE);
+    expect(ownScoreOf(c!)).toBeGreaterThanOrEqual(0.9 * c!.score);
+    // each heard on its own evidence: song 1 a play alone, song 3's window stands as it scores
+    const lone = chainDetections(found, c!.score).map((p) => p.songId);
+    expect(lone).toEqual([1, 3]);
   });
 });

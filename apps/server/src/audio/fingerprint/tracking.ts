@@ -27,6 +27,7 @@ import {
   CORROBORATING_FRAMES,
   confidenceOf,
   type Detection,
+  ownScoreOf,
   type PeakGrid,
   TAIL_SECONDS,
   verifyCandidate,
@@ -284,8 +285,11 @@ export function trackChunk(
   const { peaks, grids } = signal;
 
   // The chunk's window detections, in stream frames; those the chunk before heard are no seeds.
+  // (a seed counts its own score, ownScoreOf: a window's second song shares none of the evidence
+  // of the song heard strongest there)
   const detections = signal.detections.map((d) => ({
     ...d,
+    own: ownScoreOf(d),
     window: d.window + s,
     first: d.first + s,
     last: d.last + s,
@@ -293,7 +297,7 @@ export function trackChunk(
   }));
   state.heard.push(...detections.map((d) => ({ songId: d.songId, window: d.window, score: d.score })));
   const seeds = detections
-    .filter((d) => d.window > state.seededUntil + WINDOW_HOP / 2 && d.score >= floor)
+    .filter((d) => d.window > state.seededUntil + WINDOW_HOP / 2 && d.own >= floor)
     .sort((x, y) => x.window - y.window);
 
   const alive = state.hypotheses;
@@ -394,7 +398,7 @@ export function trackChunk(
       const d = seeds[next++]!;
       const seed: TrackedWindow = {
         start: d.window,
-        score: d.score,
+        score: d.own,
         first: d.first,
         last: d.last,
         ref: d.ref,
