@@ -25,7 +25,8 @@
 //     [--detections-out nights.json] [--detections-in nights.json] [--verbose] [--diagnose]
 //     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
 //     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
-//     [--window-trace] [--global-peaks h10,h6,2,0.35] [--global-peaks-top 3]
+//     [--window-trace] [--global-peaks h10,h6,2,0.35] [--global-peaks-top 3] [--global-peaks-cheapest 0.1]
+//     [--sketch 32,16,4,1] [--sketch-top 20,50]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -42,7 +43,16 @@
 // REFERENCE_PEAKS; offset buckets of B frames; TOL bins): where the true song ranks, and the first
 // --global-peaks-top songs verified at their best offset (no warp) as a key is, at the window
 // threshold and at 40: the windows that would be heard, wrong songs and false recognitions; votes
-// and CPU a window (docs/performance.md, "Single peaks against every song").
+// and CPU a window (docs/performance.md, "Single peaks against every song"). --global-peaks-cheapest F:
+// only the fraction F of the window's peaks whose bins hold the fewest indexed peaks vote.
+// --sketch SEGMENT,HOP,MARGIN,BAND: for the same windows, candidate songs by a time-coarse sketch of
+// every song (recognition/peak-sketch.mjs: each song's hashed peaks at REFERENCE_PEAKS as bit sets
+// of log-frequency bands of BAND bins, in segments of SEGMENT frames every HOP, widened by MARGIN;
+// the window's hashed peaks at QUERY_PEAKS in segments of SEGMENT): where the true song ranks
+// (first / 10 / 20 / 50), then for each K of --sketch-top the first K songs searched by single
+// peaks among them (PeakVote, buckets of 2 frames, ±0.35 bin, as --global-peaks h10,h6,2,0.35
+// votes) and the first 3 verified at their offsets as --global-peaks verifies them; CPU of the
+// sketch's scan and of the vote a window (docs/performance.md, "A coarse peak sketch of every song").
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -65,6 +75,7 @@ import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain
 import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
 import { fillerSong } from './recognition/fillers.mjs';
+import { PeakSketchIndex, PeakVote } from './recognition/peak-sketch.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
 import { SinglePeakIndex } from './recognition/single-peaks.mjs';
 import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
@@ -129,6 +140,17 @@ const globalPeaks = globalPeaksOption
     }))(...globalPeaksOption.split(','))
   : null;
 const globalPeaksTop = Number(option('--global-peaks-top', 3));
+const globalPeaksCheapest = Number(option('--global-peaks-cheapest', 1));
+const sketchOption = option('--sketch', null);
+const sketch = sketchOption
+  ? ((segment, hop, margin, bandBins) => ({
+      segment: Number(segment),
+      hop: Number(hop),
+      margin: Number(margin),
+      bandBins: Number(bandBins),
+    }))(...sketchOption.split(','))
+  : null;
+const sketchTops = String(option('--sketch-top', '20,50')).split(',').map(Number);
 
 const quantile = (values, q) => {
   if (values.length === 0) return Number.NaN;
@@ -196,7 +218,7 @@ runMain(async () => {
     // The index: the indexed tracks and fillers, in memory.
     const songs = [];
     const peaksOf = new Map();
-    // (each song's hashed peaks, for --global-peaks)
+    // (each song's hashed peaks, for --global-peaks and --sketch)
     const hashedOf = new Map();
     const real = [];
     const songIdOf = new Map();
@@ -209,7 +231,7 @@ runMain(async () => {
       const indexed = engine.indexSignal(samples);
       songs.push({ songId: k + 1, revision: 1, hashes: indexed.hashes });
       peaksOf.set(k + 1, indexed.peaks);
-      if (globalPeaks) hashedOf.set(k + 1, indexed.hashedPeaks);
+      if (globalPeaks || sketch) hashedOf.set(k + 1, indexed.hashedPeaks);
       songIdOf.set(track.id, k + 1);
       real.push(indexed);
     }
@@ -218,7 +240,7 @@ runMain(async () => {
       const songId = songs.length + 1;
       songs.push({ songId, revision: 1, hashes });
       peaksOf.set(songId, peaks);
-      if (globalPeaks) hashedOf.set(songId, hashedPeaks);
+      if (globalPeaks || sketch) hashedOf.set(songId, hashedPeaks);
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     const source = engine.memorySource(index, peaksOf);
@@ -265,6 +287,7 @@ runMain(async () => {
       for (const [i, clip] of clips.entries()) reel.set(clip.subarray(0, (lead + 10) * RATE), i * slot);
       const diagnosed = [];
       const globalRows = [];
+      const allSketched = [];
       let singlePeaks = null;
       if (globalPeaks) {
         const { ref, bucket, tol } = globalPeaks;
@@ -278,6 +301,20 @@ runMain(async () => {
         for (const peaks of peaksOf.values()) hours += (peaks.frames * params.FRAME_SECONDS) / 3600;
         globalRows.push(
           `single-peak index: ${singlePeaks.entries} peaks of ${hours.toFixed(1)} h, ${(singlePeaks.bytes() / 2 ** 20 / hours).toFixed(2)} MB per hour as held here`,
+        );
+      }
+      const sketchRows = [];
+      let sketched = null;
+      if (sketch) {
+        const kept = new Map();
+        for (const [id, peaks] of hashedOf)
+          kept.set(id, { ...peaksModule.keepDensity(peaks, params.REFERENCE_PEAKS), frames: peaks.frames });
+        const index = new PeakSketchIndex(kept, sketch);
+        sketched = { index, vote: new PeakVote(kept, { bucket: 2, tol: 0.35 }) };
+        let hours = 0;
+        for (const peaks of peaksOf.values()) hours += (peaks.frames * params.FRAME_SECONDS) / 3600;
+        sketchRows.push(
+          `sketch: ${index.segments} segments of ${index.bands} bands (${index.words} words) for ${hours.toFixed(1)} h, ${(index.bytes() / 2 ** 20 / hours).toFixed(3)} MB per hour`,
         );
       }
       const totals = { tuning: snrs.map(() => [0, 0, 0, 0, 0]), 'held-out': snrs.map(() => [0, 0, 0, 0, 0]) };
@@ -295,6 +332,7 @@ runMain(async () => {
           let unknownCount = 0;
           const misses = [];
           const unheard = [];
+          const sketchedUnheard = [];
           for (const [i, excerpt] of excerpts.entries()) {
             const from = Math.round((i * (lead + 10 + gap) + lead) * rate);
             const query = pcm.slice(from, from + 10 * rate);
@@ -311,6 +349,7 @@ runMain(async () => {
                 misses.push(await diagnose(query, excerpt));
             }
             if (singlePeaks && !top) unheard.push(await globalCandidates(query, excerpt, singlePeaks));
+            if (sketched && !top) sketchedUnheard.push(await sketchCandidates(query, excerpt, sketched));
           }
           const t = totals[room.split][s];
           t[0] += correct;
@@ -324,6 +363,10 @@ runMain(async () => {
           log(`${room.name} ${snr} dB: ${correct}/${known}`);
           if (misses.length) diagnosed.push(`${room.name}, ${snr} dB: ${summarise(misses)}`);
           if (singlePeaks) globalRows.push(`${room.name}, ${snr} dB: ${summariseGlobal(unheard)}`);
+          if (sketched) {
+            sketchRows.push(`${room.name}, ${snr} dB: ${summariseSketch(sketchedUnheard)}`);
+            allSketched.push(...sketchedUnheard);
+          }
         }
         console.log(`| ${room.name} | ${room.split} | ${cells.join(' | ')} |`);
       }
@@ -339,10 +382,92 @@ runMain(async () => {
       }
       if (globalRows.length) {
         console.log(
-          `\nWindows no song is heard in, candidates by single peaks (--global-peaks ${globalPeaksOption}):\n`,
+          `\nWindows no song is heard in, candidates by single peaks (--global-peaks ${globalPeaksOption}, the cheapest ${globalPeaksCheapest} of the window's peaks):\n`,
         );
         for (const line of globalRows) console.log(`- ${line}`);
       }
+      if (sketchRows.length) {
+        sketchRows.push(`every room: ${summariseSketch(allSketched)}`);
+        console.log(
+          `\nWindows no song is heard in, candidates by a peak sketch (--sketch ${sketchOption}):\n`,
+        );
+        for (const line of sketchRows) console.log(`- ${line}`);
+      }
+    }
+
+    /**
+     * --sketch: a window no song is heard in, every song ranked by its sketch (PeakSketchIndex.rank),
+     * the true song's rank, and for each K of --sketch-top the first K searched by single peaks
+     * (PeakVote) and the first 3 of those verified at their offsets (no warp), with the CPU of both.
+     */
+    async function sketchCandidates(query, excerpt, { index, vote }) {
+      const { hashed, verified } = peaksModule.extractPeakSets(
+        query,
+        params.QUERY_PEAKS,
+        params.QUERY_VERIFY_PEAKS,
+      );
+      let before = process.cpuUsage();
+      const { songs: ranked } = index.rank(hashed, matcher.WINDOW_FRAMES);
+      let used = process.cpuUsage(before);
+      const sketchMs = (used.user + used.system) / 1000;
+      const tops = [];
+      for (const k of sketchTops) {
+        before = process.cpuUsage();
+        const { songs: voted, votes } = vote.vote(
+          hashed,
+          matcher.WINDOW_FRAMES,
+          ranked.slice(0, k).map((c) => c.songId),
+        );
+        used = process.cpuUsage(before);
+        const top = voted.slice(0, 3);
+        const grids = await source.gridsOf(top.map((c) => c.songId));
+        const heard = top
+          .map((c) => ({
+            songId: c.songId,
+            score: matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grids.get(c.songId), {
+              warp: 0,
+              offset: c.offset,
+            }).score,
+          }))
+          .sort((x, y) => y.score - x.score);
+        tops.push({ heard, votes, voteMs: (used.user + used.system) / 1000 });
+      }
+      return {
+        truth: excerpt.truth,
+        rank: ranked.findIndex((c) => c.songId === excerpt.truth),
+        tops,
+        sketchMs,
+      };
+    }
+
+    function summariseSketch(unheard) {
+      const missed = unheard.filter((u) => u.truth !== null);
+      const outside = unheard.filter((u) => u.truth === null);
+      const ranked = (k) => missed.filter((u) => u.rank >= 0 && u.rank < k).length;
+      const perTop = sketchTops.map((k, n) => {
+        const at = (threshold) => {
+          const best = (u) => u.tops[n].heard.find((h) => h.score >= threshold);
+          const gained = missed.filter((u) => best(u)?.songId === u.truth).length;
+          const wrong = missed.filter((u) => best(u) && best(u).songId !== u.truth).length;
+          const falses = outside.filter((u) => best(u)).length;
+          return `at ${threshold}: +${gained}, ${wrong} wrong, ${falses}/${outside.length} false`;
+        };
+        const impostors = unheard.map((u) =>
+          Math.max(-99, ...u.tops[n].heard.filter((h) => h.songId !== u.truth).map((h) => h.score)),
+        );
+        const voteMs = quantile(
+          unheard.map((u) => u.tops[n].voteMs),
+          0.5,
+        );
+        return `first ${k} voted: ${at(params.MIN_SCORE)}; ${at(40)}; best other song ${Math.max(...impostors)}; vote CPU median ${voteMs.toFixed(2)} ms`;
+      });
+      return (
+        `${missed.length} missed: the true song first / in the first 10 / 20 / 50: ${ranked(1)} / ${ranked(10)} / ${ranked(20)} / ${ranked(50)}; ` +
+        `${perTop.join('; ')}; sketch CPU median ${quantile(
+          unheard.map((u) => u.sketchMs),
+          0.5,
+        ).toFixed(1)} ms`
+      );
     }
 
     /**
@@ -361,7 +486,9 @@ runMain(async () => {
         globalPeaks.query.density,
       );
       const before = process.cpuUsage();
-      const { songs: voted, votes } = singlePeaks.vote(voters);
+      const { songs: voted, votes } = singlePeaks.vote(
+        globalPeaksCheapest < 1 ? singlePeaks.cheapest(voters, globalPeaksCheapest) : voters,
+      );
       const used = process.cpuUsage(before);
       const top = voted.slice(0, globalPeaksTop);
       const grids = await source.gridsOf(top.map((c) => c.songId));
@@ -398,7 +525,7 @@ runMain(async () => {
         Math.max(-99, ...u.heard.filter((h) => h.songId !== u.truth).map((h) => h.score)),
       );
       return (
-        `${missed.length} missed: the true song first / in the first 3 / 10: ${ranked(1)} / ${ranked(3)} / ${ranked(10)}; ` +
+        `${missed.length} missed: the true song first / in the first 3 / 10 / 50: ${ranked(1)} / ${ranked(3)} / ${ranked(10)} / ${ranked(50)}; ` +
         `the first ${globalPeaksTop} verified ${at(params.MIN_SCORE)}; ${at(40)}; best other song ${Math.max(...impostors)}; ` +
         `votes a window median ${quantile(
           unheard.map((u) => u.votes),

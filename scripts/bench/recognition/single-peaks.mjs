@@ -60,6 +60,25 @@ export class SinglePeakIndex {
     this.generation = 0;
   }
 
+  /**
+   * The `fraction` of the window's peaks whose bins (±tol) hold the fewest indexed peaks, in frame
+   * order: the votes fall with them. (In the benchmark's index the fillers, moved by whole bins,
+   * leave bins between the real tracks' semitones rare; an index in tune, as a real library is,
+   * has no such bins: docs/performance.md, "A coarse peak sketch of every song".)
+   */
+  cheapest(query, fraction) {
+    const cost = (fq) =>
+      this.binStart[Math.min(BIN_COUNT, Math.floor(fq + this.tol) + BIN_FLOOR + 1)] -
+      this.binStart[Math.max(0, Math.floor(fq - this.tol) + BIN_FLOOR)];
+    const order = [...Array(query.count).keys()].sort((x, y) => cost(query.f[x]) - cost(query.f[y]) || x - y);
+    const kept = order.slice(0, Math.ceil(fraction * query.count)).sort((x, y) => x - y);
+    return {
+      t: Int32Array.from(kept, (i) => query.t[i]),
+      f: Float32Array.from(kept, (i) => query.f[i]),
+      count: kept.length,
+    };
+  }
+
   /** Bytes of the index as held here: its entries (song, frame, log-frequency) and bins. */
   bytes() {
     return this.song.byteLength + this.t.byteLength + this.f.byteLength + this.binStart.byteLength;
