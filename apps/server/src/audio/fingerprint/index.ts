@@ -18,6 +18,7 @@ import {
   firstAtOrAfter,
   indexCandidates,
   type PeakGrid,
+  peakDetections,
   peakGrid,
   probeDetections,
   scoreFor,
@@ -34,7 +35,10 @@ import {
   HOP,
   MAX_DT,
   MIN_SCORE,
+  PEAK_SONGS,
   PEAK_TIME_RADIUS,
+  POOL_MARGIN,
+  POOL_WINDOWS,
   QUERY_PEAKS,
   QUERY_TARGETS,
   QUERY_VERIFY_PEAKS,
@@ -287,6 +291,7 @@ export async function windowDetections(
   windowScore: number,
   keyScore: number = Math.max(windowScore, MIN_SCORE),
   secondChance = true,
+  pool = true,
 ): Promise<{ detections: Detection[]; totalFrames: number; peaks: Pick<Peaks, 't' | 'f' | 'count'> }> {
   const { index } = source;
   const maxBucket = Math.max(STOP_MIN, (STOP_FACTOR * index.size) / HASH_SPACE);
@@ -361,6 +366,8 @@ export async function windowDetections(
         found[w] = [...found[w]!.filter((d) => !songs.has(d.songId)), ...heard];
       }
     }
+    // The segment's candidate pool (POOL_WINDOWS) aligned by single peaks in the windows still unheard.
+    if (pool) pooledDetections(candidates, windows, found, query, grids, windowScore, keyScore);
     for (const list of found) detections.push(...list);
   }
   const count = peakT.reduce((n, t) => n + t.length, 0);
@@ -371,6 +378,44 @@ export async function windowDetections(
     f.set(peakF[k]!, at);
   }
   return { detections, totalFrames, peaks: { t, f, count } };
+}
+
+/**
+ * A segment's candidate pool: the songs that are candidates (pairs) in POOL_WINDOWS or more of the
+ * segment's `windows`, aligned by single peaks (peakDetections, at no warp) in each window where
+ * no song is heard at `keyScore` (`found`: each window's detections, second chance included, added
+ * to in place), besides the window's own first PEAK_SONGS candidate songs (searched already) and
+ * the songs it heard weakly. A detection needs `windowScore` plus POOL_MARGIN and is reported less
+ * it: in a long signal a seed tracking follows at the song's position (tracking.ts).
+ */
+export function pooledDetections(
+  candidates: readonly (readonly Candidate[])[],
+  windows: readonly number[],
+  found: Detection[][],
+  query: Pick<Peaks, 't' | 'f' | 'count'>,
+  grids: ReadonlyMap<number, PeakGrid | null>,
+  windowScore: number,
+  keyScore: number,
+  margin: number = POOL_MARGIN,
+  minWindows: number = POOL_WINDOWS,
+): void {
+  const windowsOf = new Map<number, number>();
+  for (const list of candidates)
+    for (const id of new Set(list.map((c) => c.songId))) windowsOf.set(id, (windowsOf.get(id) ?? 0) + 1);
+  const pooled = [...windowsOf].filter(([, n]) => n >= minWindows).map(([id]) => id);
+  if (pooled.length === 0) return;
+  for (const [w, start] of windows.entries()) {
+    const heard = found[w]!;
+    if (heard.some((d) => d.score >= keyScore)) continue;
+    const own = [...new Set(candidates[w]!.map((c) => c.songId))].slice(0, PEAK_SONGS);
+    // (no key of theirs in this window: every offset of the song is searched)
+    const songs = pooled
+      .filter((id) => !own.includes(id) && !heard.some((d) => d.songId === id))
+      .map((songId) => ({ songId, warp: -1, offset: 0, votes: 0 }));
+    if (songs.length === 0) continue;
+    for (const d of peakDetections(songs, start, query, grids, windowScore + margin, { songs: songs.length }))
+      heard.push({ ...d, score: d.score - margin, window: start, warpless: true });
+  }
 }
 
 /**

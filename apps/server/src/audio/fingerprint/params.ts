@@ -170,6 +170,20 @@ export const PEAK_MARGIN = 10;
  * 53.9 -> 90.4 / 66.3 % at +5 / 0 dB crowd (docs/performance.md, "A second chance").
  */
 export const PROBE_MARGIN = 5;
+/**
+ * A segment's candidate pool (index.ts, windowDetections): the songs proposed as candidates in
+ * POOL_WINDOWS or more of a segment's windows (a 30 s chunk with its tail holds 9) are aligned by
+ * single peaks (matcher.ts, peakDetections) in each of its windows no song is heard in, besides
+ * the window's own first PEAK_SONGS: a song at 0 dB crowd is a candidate in a few windows of its
+ * play and heard at its position in many more, where no pair of it survives. A detection needs the
+ * window score plus POOL_MARGIN and is reported less it, so at the weak window score (15) it needs
+ * 25: a seed tracking follows (tracking.ts), not a play. Tuning night 2 (T2 phone, 0 dB crowd):
+ * song 26 seeded at 30 and 26 (its play found); over the 4.01 h of tuning nights the pooled songs
+ * not playing reached 25 in 10 searches, 30 in 2 (best 30) with 3 windows, 123 and 12 (best 34.5)
+ * with any one (docs/performance.md, "A segment's candidate pool").
+ */
+export const POOL_WINDOWS = 3;
+export const POOL_MARGIN = 10;
 /** Verification tolerance: a query peak matches a reference peak within ± frames and ± peak bins. */
 export const VERIFY_FRAMES = 1;
 export const VERIFY_BINS = 0.7;
