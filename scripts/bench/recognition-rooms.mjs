@@ -395,6 +395,20 @@ runMain(async () => {
       }
     }
 
+    /** Songs voted for (each at its offset, no warp) verified in a 10 s window, best first. */
+    async function verifiedAtOffsets(verified, top) {
+      const grids = await source.gridsOf(top.map((c) => c.songId));
+      return top
+        .map((c) => ({
+          songId: c.songId,
+          score: matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grids.get(c.songId), {
+            warp: 0,
+            offset: c.offset,
+          }).score,
+        }))
+        .sort((x, y) => y.score - x.score);
+    }
+
     /**
      * --sketch: a window no song is heard in, every song ranked by its sketch (PeakSketchIndex.rank),
      * the true song's rank, and for each K of --sketch-top the first K searched by single peaks
@@ -420,16 +434,7 @@ runMain(async () => {
         );
         used = process.cpuUsage(before);
         const top = voted.slice(0, 3);
-        const grids = await source.gridsOf(top.map((c) => c.songId));
-        const heard = top
-          .map((c) => ({
-            songId: c.songId,
-            score: matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grids.get(c.songId), {
-              warp: 0,
-              offset: c.offset,
-            }).score,
-          }))
-          .sort((x, y) => y.score - x.score);
+        const heard = await verifiedAtOffsets(verified, top);
         tops.push({ heard, votes, voteMs: (used.user + used.system) / 1000 });
       }
       return {
@@ -491,16 +496,7 @@ runMain(async () => {
       );
       const used = process.cpuUsage(before);
       const top = voted.slice(0, globalPeaksTop);
-      const grids = await source.gridsOf(top.map((c) => c.songId));
-      const heard = top
-        .map((c) => ({
-          songId: c.songId,
-          score: matcher.verifyCandidate(verified, 0, matcher.WINDOW_FRAMES, grids.get(c.songId), {
-            warp: 0,
-            offset: c.offset,
-          }).score,
-        }))
-        .sort((x, y) => y.score - x.score);
+      const heard = await verifiedAtOffsets(verified, top);
       return {
         truth: excerpt.truth,
         rank: voted.findIndex((c) => c.songId === excerpt.truth),
