@@ -22,11 +22,13 @@ import {
 const RATE = 22050;
 const ffmpegPath = process.env.FFMPEG_PATH || 'ffmpeg';
 /**
- * The song against the noise (dB), and the noise's seed: the stretch's windows score 24-34, no
- * play; tracked from its first window, the song's evidence is 141.5 (TRACK_BOUND 120).
+ * The song against the noise (dB), and the noise's seed: the stretch's windows make no play of it,
+ * and tracking finds it. At -15 dB the windows of most other seeds (1-4, 7) already make a play
+ * since a chunk's candidate pool searches the song in its unheard windows (audio/fingerprint/
+ * index.ts, pooledDetections); at -15.5 and -16 dB tracking misses it too.
  */
 const SNR_DB = -15;
-const NOISE_SEED = 5;
+const NOISE_SEED = 6;
 
 let database: TestDatabase;
 let work: string;
