@@ -146,6 +146,9 @@ export async function fingerprintSong(
 /** Lets timers and I/O run (a macrotask turn), as an awaited resolved promise does not. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Whether a window's detections hear a song at `keyScore` (the window threshold). */
+const heardIn = (list: readonly Detection[], keyScore: number) => list.some((d) => d.score >= keyScore);
+
 /** Window starts analysed per lookup (a minute of signal): bounds memory on long recordings. */
 const SEGMENT_FRAMES = WINDOW_HOP * 12;
 
@@ -345,7 +348,7 @@ export async function windowDetections(
     }
     // A second chance for the windows no song is heard in (probeDetections): their candidates
     // from the segment's pairs looked up at the hashes a room's small moves give them, at no warp.
-    const unheard = found.flatMap((list, w) => (list.some((d) => d.score >= keyScore) ? [] : [w]));
+    const unheard = found.flatMap((list, w) => (heardIn(list, keyScore) ? [] : [w]));
     if (secondChance && unheard.length > 0) {
       const probes = [probeHashes(hashed, QUERY_TARGETS)];
       const second = new Map<number, Candidate[]>();
@@ -367,7 +370,7 @@ export async function windowDetections(
       }
     }
     // The segment's candidate pool (POOL_WINDOWS) aligned by single peaks in the windows still unheard.
-    if (pool) pooledDetections(candidates, windows, found, query, grids, windowScore, keyScore);
+    if (pool) await pooledDetections(candidates, windows, found, query, grids, windowScore, keyScore);
     for (const list of found) detections.push(...list);
   }
   const count = peakT.reduce((n, t) => n + t.length, 0);
@@ -388,7 +391,7 @@ export async function windowDetections(
  * the songs it heard weakly. A detection needs `windowScore` plus POOL_MARGIN and is reported less
  * it: in a long signal a seed tracking follows at the song's position (tracking.ts).
  */
-export function pooledDetections(
+async function pooledDetections(
   candidates: readonly (readonly Candidate[])[],
   windows: readonly number[],
   found: Detection[][],
@@ -398,7 +401,7 @@ export function pooledDetections(
   keyScore: number,
   margin: number = POOL_MARGIN,
   minWindows: number = POOL_WINDOWS,
-): void {
+): Promise<void> {
   const windowsOf = new Map<number, number>();
   for (const list of candidates)
     for (const id of new Set(list.map((c) => c.songId))) windowsOf.set(id, (windowsOf.get(id) ?? 0) + 1);
@@ -406,13 +409,15 @@ export function pooledDetections(
   if (pooled.length === 0) return;
   for (const [w, start] of windows.entries()) {
     const heard = found[w]!;
-    if (heard.some((d) => d.score >= keyScore)) continue;
+    if (heardIn(heard, keyScore)) continue;
     const own = [...new Set(candidates[w]!.map((c) => c.songId))].slice(0, PEAK_SONGS);
     // (no key of theirs in this window: every offset of the song is searched)
     const songs = pooled
       .filter((id) => !own.includes(id) && !heard.some((d) => d.songId === id))
       .map((songId) => ({ songId, warp: -1, offset: 0, votes: 0 }));
     if (songs.length === 0) continue;
+    // (a window's search at a time, then the event loop's turn, as windowDetections' own loops)
+    await yieldToEventLoop();
     for (const d of peakDetections(songs, start, query, grids, windowScore + margin, { songs: songs.length }))
       heard.push({ ...d, score: d.score - margin, window: start, warpless: true });
   }
