@@ -515,8 +515,8 @@ export type IndexView = Pick<InvertedIndex, 'offsets' | 'entries' | 'frameBits' 
  * warp, offset) only meets hits of its own warp, so each warp's hits are sieved and counted on
  * their own, with bit sets and vote tables small enough to stay in the processor's cache: the
  * window's buckets are read (their cache lines a batch of buckets at a time) into the bit sets of
- * keys seen once, twice and three times (interleaved word by word: one cache line holds a key's
- * bits), and each hit's bit is written down; the bits a candidate key could hold, and their
+ * keys seen once, twice and three times (one after another: most hits read only the first), and
+ * each hit's bit is written down; the bits a candidate key could hold, and their
  * neighbours, make the set of hits to keep (keepWords; 3 in 100 at 10,000 songs); only those are
  * read again from the index and counted. The counts of every key that can be a candidate, and so
  * the candidates, are those of windowCandidates, which keeps more hits (every key seen twice and
@@ -566,7 +566,7 @@ export function indexCandidates(
       while (bits < MAX_WARP_SIEVE_BITS && 1 << bits < WARP_SIEVE_BITS_PER_HIT * n) bits++;
       const mask = (1 << bits) - 1;
       const words = 1 << (bits - 5);
-      // Words 3k, 3k + 1 and 3k + 2: bits 32k... of the keys seen once, twice and three times.
+      // Three bit sets one after another: the keys seen once (words [0, words)), twice and three times.
       const sieve = scratch('sieve', 3 * words).fill(0, 0, 3 * words);
       // Each hit's sieve bit, in the order of the second pass.
       const hitBits = scratch('hitBits', n);
@@ -595,14 +595,14 @@ export function indexCandidates(
               const x = entries[e]!;
               const bit = (Math.imul(x >>> frameBits, SIEVE_MULTIPLIER) + (x & frameMask) + c) & mask;
               hitBits[j++] = bit;
-              countBit(sieve, bit);
+              countBit(sieve, bit, words);
             }
           else
             for (let e = from; e < to; e++) {
               const x = entries[e]!;
               const bit = (pieceKey[x >>> frameBits]! + (x & frameMask) + c) & mask;
               hitBits[j++] = bit;
-              countBit(sieve, bit);
+              countBit(sieve, bit, words);
             }
         }
       }
@@ -615,7 +615,7 @@ export function indexCandidates(
         for (let e = bucket[2 * (i - lo)]!; e < to; e++) {
           const bit = hitBits[j++]!;
           // (about 3 hits in 100 at 10,000 songs: a branch seldom taken costs less than a write each)
-          if ((sieve[(bit >>> 5) * 3]! >>> (bit & 31)) & 1) keptEntry[kept++] = e;
+          if ((sieve[bit >>> 5]! >>> (bit & 31)) & 1) keptEntry[kept++] = e;
         }
         keptBefore[i - lo] = kept;
       }
@@ -651,21 +651,24 @@ export function indexCandidates(
 }
 
 /**
- * Counts a hit of `bit` in indexCandidates' sieve: in the word of keys seen once (3k) if its bit
- * is not there, else in that of keys seen twice (3k + 1), else three times (3k + 2). A branch: at
- * 10,000 songs most hits find their bit unseen, and one read and one write serve them (with the
- * loops split by the index's kind, a 10 s query's candidates took 18.5 ms of CPU instead of 20.0
- * reading both words and writing all three each hit).
+ * Counts a hit of `bit` in indexCandidates' sieve of `words` words a bit set: in the bit set of
+ * keys seen once (word k) if its bit is not there, else in that of keys seen twice (words + k),
+ * else three times (2 words + k). A branch: at 10,000 songs most hits find their bit unseen, and
+ * one read and one write serve them (with the loops split by the index's kind, a 10 s query's
+ * candidates took 18.5 ms of CPU instead of 20.0 reading both words and writing all three each
+ * hit). The bit sets one after another, not word by word: most hits read only the first, and a
+ * warp's (2^20 bits, 128 kB) then stays in a 512 kB second-level cache beside the index's lines,
+ * where the three interleaved (384 kB) did not (2026-11-28, docs/performance.md).
  */
-function countBit(sieve: Int32Array, bit: number): void {
-  const word = (bit >>> 5) * 3;
+function countBit(sieve: Int32Array, bit: number, words: number): void {
+  const word = bit >>> 5;
   const flag = 1 << (bit & 31);
   const once = sieve[word]!;
   if ((once & flag) === 0) sieve[word] = once | flag;
   else {
-    const twice = sieve[word + 1]!;
-    if ((twice & flag) === 0) sieve[word + 1] = twice | flag;
-    else sieve[word + 2]! |= flag;
+    const twice = sieve[words + word]!;
+    if ((twice & flag) === 0) sieve[words + word] = twice | flag;
+    else sieve[2 * words + word]! |= flag;
   }
 }
 
@@ -681,34 +684,37 @@ const LINE_ENTRIES = 16;
 const touchedSink = new Int32Array(1);
 
 /**
- * Turns the sieve's words of keys seen once (3k; the words of keys seen twice, 3k + 1, and three
- * times, 3k + 2, follow each) into the words of the hits to keep: those whose bit lies within ±1
- * (around the `words` × 32 bits) of a bit that a candidate key could hold. A key is counted when
- * it holds two votes itself and `minVotes` with its neighbours' (countInto), and votes are hits of
- * distinct frames, so its bit was hit twice, and its bit and the two beside it at least
- * min(minVotes, 3) times. The hits of such a key and of its neighbours are all kept; any other
- * kept hit (of a shared bit) is counted exactly and only adds a key that does not pass.
+ * Turns the sieve's bit set of keys seen once (words [0, words); those of keys seen twice,
+ * [words, 2 words), and three times, [2 words, 3 words), follow it) into the bit set of the hits
+ * to keep: those whose bit lies within ±1 (around the `words` × 32 bits) of a bit that a candidate
+ * key could hold. A key is counted when it holds two votes itself and `minVotes` with its
+ * neighbours' (countInto), and votes are hits of distinct frames, so its bit was hit twice, and its
+ * bit and the two beside it at least min(minVotes, 3) times. The hits of such a key and of its
+ * neighbours are all kept; any other kept hit (of a shared bit) is counted exactly and only adds a
+ * key that does not pass.
  */
 export function keepWords(sieve: Int32Array, words: number, minVotes: number): void {
-  const last = 3 * (words - 1);
+  const last = words - 1;
+  const twice = words;
+  const thrice = 2 * words;
   // First, into the words of keys seen three times, the bits a candidate key could hold.
   if (minVotes >= 3) {
     let before = sieve[last]!;
     let once = sieve[0]!;
-    for (let k = 0; k <= last; k += 3) {
-      const after = sieve[k === last ? 0 : k + 3]!;
+    for (let k = 0; k <= last; k++) {
+      const after = sieve[k === last ? 0 : k + 1]!;
       // (once beside: the bit below or above was hit)
       const beside = (once << 1) | (before >>> 31) | (once >>> 1) | (after << 31);
-      sieve[k + 2]! |= sieve[k + 1]! & beside;
+      sieve[thrice + k]! |= sieve[twice + k]! & beside;
       before = once;
       once = after;
     }
-  } else for (let k = 0; k <= last; k += 3) sieve[k + 2] = sieve[k + 1]!;
+  } else sieve.copyWithin(thrice, twice, thrice);
   // Then, into the words of keys seen once, those bits and their neighbours.
-  let before = sieve[last + 2]!;
-  let held = sieve[2]!;
-  for (let k = 0; k <= last; k += 3) {
-    const after = sieve[k === last ? 2 : k + 5]!;
+  let before = sieve[thrice + last]!;
+  let held = sieve[thrice]!;
+  for (let k = 0; k <= last; k++) {
+    const after = sieve[thrice + (k === last ? 0 : k + 1)]!;
     sieve[k] = held | (held << 1) | (held >>> 1) | (before >>> 31) | (after << 31);
     before = held;
     held = after;
