@@ -26,7 +26,7 @@
 //     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
 //     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
 //     [--window-trace] [--global-peaks h10,h6,2,0.35] [--global-peaks-top 3] [--global-peaks-cheapest 0.1]
-//     [--sketch 32,16,4,1] [--sketch-top 20,50]
+//     [--sketch 32,16,4,1] [--sketch-top 20,50] [--triplets 10000]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -53,6 +53,12 @@
 // peaks among them (PeakVote, buckets of 2 frames, ±0.35 bin, as --global-peaks h10,h6,2,0.35
 // votes) and the first 3 verified at their offsets as --global-peaks verifies them; CPU of the
 // sketch's scan and of the vote a window (docs/performance.md, "A coarse peak sketch of every song").
+// --triplets N: for each indexed track's 10 s window, the true song's pair matches at its key (no
+// warp, within 3 frames of the offset it was cut at) by the class of their bucket in an index of
+// N songs (the tracks and fillers up to N, its mean bucket and stop list: recognition/triplets.mjs),
+// and how many of them a triplet (the pair and a third peak of the anchor's target zone) would
+// keep: what looking up triplets instead of the large pair buckets would leave of the true song's
+// votes in each room (docs/performance.md, "Triplets for the large pair buckets, measured").
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -79,6 +85,7 @@ import { PeakSketchIndex, PeakVote } from './recognition/peak-sketch.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
 import { SinglePeakIndex } from './recognition/single-peaks.mjs';
 import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
+import { bucketClasses, CLASS_NAMES, songKeys, trueKeyMatches } from './recognition/triplets.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -151,6 +158,7 @@ const sketch = sketchOption
     }))(...sketchOption.split(','))
   : null;
 const sketchTops = String(option('--sketch-top', '20,50')).split(',').map(Number);
+const tripletSongs = Number(option('--triplets', 0));
 
 const quantile = (values, q) => {
   if (values.length === 0) return Number.NaN;
@@ -244,6 +252,32 @@ runMain(async () => {
     }
     const index = mergeIndex(emptyIndex(), new Set(), songs);
     const source = engine.memorySource(index, peaksOf);
+    // --triplets N: the bucket classes of an index of N songs (bucket sizes only), and the
+    // indexed tracks' pairs and triplets.
+    let triplets = null;
+    if (tripletSongs > 0) {
+      const sizes = new Int32Array(hashesModule.HASH_SPACE);
+      let n = 0;
+      for (const indexed of real) {
+        for (let i = 0; i < indexed.hashes.count; i++) sizes[indexed.hashes.hash[i]]++;
+        n++;
+      }
+      for (let i = 0; n < tripletSongs; i++, n++) {
+        const { hashes } = fillerSong(real, i, engine.referenceHashes);
+        for (let j = 0; j < hashes.count; j++) sizes[hashes.hash[j]]++;
+      }
+      const classes = bucketClasses(sizes, params);
+      triplets = {
+        ...classes,
+        keys: real.map((indexed) =>
+          songKeys(peaksModule.keepDensity(indexed.hashedPeaks, params.REFERENCE_PEAKS), params),
+        ),
+        rows: [],
+      };
+      log(
+        `--triplets: classes of ${tripletSongs} songs (${classes.total} pairs, mean bucket ${classes.mean.toFixed(1)}, stop above ${classes.maxBucket.toFixed(0)})`,
+      );
+    }
     log(`index of ${songs.length} songs built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     console.log(
       `# Recognition in rooms (${new Date().toISOString()}, ${songs.length} songs in the index, ` +
@@ -333,6 +367,7 @@ runMain(async () => {
           const misses = [];
           const unheard = [];
           const sketchedUnheard = [];
+          const tripletMatches = [];
           for (const [i, excerpt] of excerpts.entries()) {
             const from = Math.round((i * (lead + 10 + gap) + lead) * rate);
             const query = pcm.slice(from, from + 10 * rate);
@@ -349,6 +384,24 @@ runMain(async () => {
                 misses.push(await diagnose(query, excerpt));
             }
             if (singlePeaks && !top) unheard.push(await globalCandidates(query, excerpt, singlePeaks));
+            if (triplets && excerpt.truth !== null) {
+              const { hashed } = peaksModule.extractPeakSets(
+                query,
+                params.QUERY_PEAKS,
+                params.QUERY_VERIFY_PEAKS,
+              );
+              const trueOffset = Math.round(excerpt.start / params.FRAME_SECONDS);
+              tripletMatches.push({
+                heard: top?.songId === excerpt.truth,
+                ...trueKeyMatches(
+                  hashed,
+                  triplets.keys[excerpt.truth - 1],
+                  triplets.classes,
+                  trueOffset,
+                  params,
+                ),
+              });
+            }
             if (sketched && !top) sketchedUnheard.push(await sketchCandidates(query, excerpt, sketched));
           }
           const t = totals[room.split][s];
@@ -363,6 +416,7 @@ runMain(async () => {
           log(`${room.name} ${snr} dB: ${correct}/${known}`);
           if (misses.length) diagnosed.push(`${room.name}, ${snr} dB: ${summarise(misses)}`);
           if (singlePeaks) globalRows.push(`${room.name}, ${snr} dB: ${summariseGlobal(unheard)}`);
+          if (triplets) triplets.rows.push({ name: `${room.name}, ${snr} dB`, matches: tripletMatches });
           if (sketched) {
             sketchRows.push(`${room.name}, ${snr} dB: ${summariseSketch(sketchedUnheard)}`);
             allSketched.push(...sketchedUnheard);
@@ -386,6 +440,7 @@ runMain(async () => {
         );
         for (const line of globalRows) console.log(`- ${line}`);
       }
+      if (triplets) reportTriplets(triplets);
       if (sketchRows.length) {
         sketchRows.push(`every room: ${summariseSketch(allSketched)}`);
         console.log(
@@ -393,6 +448,49 @@ runMain(async () => {
         );
         for (const line of sketchRows) console.log(`- ${line}`);
       }
+    }
+
+    /**
+     * --triplets: per room and noise, over the indexed tracks' windows with a pair vote near their
+     * offset: the true song's pair matches at its key whose bucket is of each class (the stop
+     * list's classes of a tripletSongs-song index), and the share a triplet keeps; its votes that
+     * come only from buckets above 1, 2, 3, 4 x the mean, and the share a triplet keeps.
+     */
+    function reportTriplets({ rows }) {
+      console.log(
+        `\nThe true song's pair matches at its key by bucket class of a ${tripletSongs}-song index, and those a triplet keeps (exact; near: its third within a frame and a frequency step) (--triplets):\n`,
+      );
+      const header = CLASS_NAMES.map((name) => `matches ${name} (triplet; near)`).join(' | ');
+      const votes = [1, 2, 3, 4].map((c) => `votes only above ${c}x (triplet)`).join(' | ');
+      console.log(`| room | windows (heard) | votes median | ${header} | ${votes} |`);
+      console.log(
+        `|---|---|---|${CLASS_NAMES.map(() => '---|').join('')}${[1, 2, 3, 4].map(() => '---|').join('')}`,
+      );
+      const all = [];
+      const line = (name, matches) => {
+        const found = matches.filter((m) => m.votes !== undefined);
+        const sum = (key, c) => found.reduce((s, m) => s + m[key][c], 0);
+        const share = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);
+        const cells = CLASS_NAMES.map(
+          (_, c) =>
+            `${sum('hits', c)} (${share(sum('kept', c), sum('hits', c))}; ${share(sum('keptNear', c), sum('hits', c))})`,
+        );
+        const lost = [1, 2, 3, 4].map((c) => {
+          const total = found.reduce((s, m) => s + m.votes, 0);
+          return `${share(sum('lost', c), total)} (${share(sum('saved', c), sum('lost', c))})`;
+        });
+        console.log(
+          `| ${name} | ${found.length}/${matches.length} (${matches.filter((m) => m.heard).length}) | ${quantile(
+            found.map((m) => m.votes),
+            0.5,
+          )} | ${cells.join(' | ')} | ${lost.join(' | ')} |`,
+        );
+      };
+      for (const { name, matches } of rows) {
+        line(name, matches);
+        all.push(...matches);
+      }
+      line('all', all);
     }
 
     /** Songs voted for (each at its offset, no warp) verified in a 10 s window, best first. */

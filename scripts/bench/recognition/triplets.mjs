@@ -1,0 +1,158 @@
+// Triplet keys measured, not built (docs/performance.md, "Triplets for the large pair buckets,
+// measured"; docs/operations.md, "Towards 100,000 songs", step 1). A triplet is a pair hash
+// (apps/server/src/audio/fingerprint/hashes.ts, hashPeaks) plus one more peak of the anchor's
+// target zone: that peak's time step and log-frequency step from the anchor, quantised as the
+// pair's (a "third", 12 bits: (df << 5) | dt). The reference would store, for a pair whose bucket
+// is large, one triplet per other target of its anchor (REFERENCE_TARGETS - 1 at most); a query
+// would look up, instead of such a pair's bucket, one triplet per other target of its own anchor
+// (QUERY_TARGETS - 1 at most). A triplet vote needs three peaks to survive the room, a pair two.
+
+const F_LIMIT = 512;
+
+/** Bucket classes: 0 (<= 1x the mean bucket), 1 (1-2x], 2 (2-3x], 3 (3-4x], 4 (4x to the stop list], 5 (stopped). */
+export const CLASS_NAMES = ['<=1x', '1-2x', '2-3x', '3-4x', '4x-stop', 'stopped'];
+
+/** The class of every hash, from the bucket sizes of an index (`sizes[h]`) and its stop list. */
+export function bucketClasses(sizes, { STOP_FACTOR, STOP_MIN }) {
+  let total = 0;
+  for (let h = 0; h < sizes.length; h++) total += sizes[h];
+  const mean = total / sizes.length;
+  const maxBucket = Math.max(STOP_MIN, STOP_FACTOR * mean);
+  const classes = new Uint8Array(sizes.length);
+  for (let h = 0; h < sizes.length; h++) {
+    const s = sizes[h];
+    classes[h] =
+      s > maxBucket ? 5 : s > 4 * mean ? 4 : s > 3 * mean ? 3 : s > 2 * mean ? 2 : s > mean ? 1 : 0;
+  }
+  return { classes, mean, maxBucket, total };
+}
+
+/**
+ * Every pair hashPeaks(peaks, warp, targets) makes, in its order (the same hashes and anchor
+ * frames), each with the thirds of the other valid targets of its anchor under the same warp.
+ */
+export function pairsWithThirds(peaks, warp, targets, { BINS_PER_OCTAVE, HASH_STEPS, MAX_DF, MAX_DT }) {
+  const { t, f, count } = peaks;
+  const dfBias = MAX_DF * HASH_STEPS + 1;
+  const shift = warp.pitch ? BINS_PER_OCTAVE * Math.log2(warp.a) : 0;
+  const zone = MAX_DT / 1.08;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const f1 = Math.floor((f[i] - shift) * HASH_STEPS);
+    if (f1 < 0 || f1 >= F_LIMIT) continue;
+    let found = 0;
+    const list = [];
+    for (let j = i + 1; j < count && found < targets; j++) {
+      const step = t[j] - t[i];
+      if (step > zone) break;
+      if (step === 0 || Math.abs(f[j] - f[i]) > MAX_DF) continue;
+      found++;
+      const dt = Math.round(step * warp.a);
+      if (dt > MAX_DT) continue;
+      const df = Math.round((f[j] - f[i]) * HASH_STEPS) + dfBias;
+      list.push({ hash: (((f1 << 7) | df) << 5) | dt, third: (df << 5) | dt });
+    }
+    for (let x = 0; x < list.length; x++) {
+      const thirds = [];
+      for (let y = 0; y < list.length; y++) if (y !== x) thirds.push(list[y].third);
+      out.push({ hash: list[x].hash, t: t[i], thirds });
+    }
+  }
+  return out;
+}
+
+/** A triplet as one number: reference anchor frame, pair hash (21 bits), third (12 bits). */
+export const tripletKey = (frame, hash, third) => frame * 2 ** 33 + hash * 4096 + third;
+
+/** A song's pairs (hash -> anchor frames) and triplets (tripletKey) as the reference would hold them. */
+export function songKeys(referencePeaks, params) {
+  const pairsAt = new Map();
+  const triplets = new Set();
+  for (const { hash, t, thirds } of pairsWithThirds(
+    referencePeaks,
+    { a: 1, pitch: false },
+    params.REFERENCE_TARGETS,
+    params,
+  )) {
+    const list = pairsAt.get(hash);
+    if (list) list.push(t);
+    else pairsAt.set(hash, [t]);
+    for (const third of thirds) triplets.add(tripletKey(t, hash, third));
+  }
+  return { pairsAt, triplets };
+}
+
+/**
+ * The true song's pair matches at its key in a query (query peaks `hashed`, no warp; the key: the
+ * offset within ±`spread` frames of `trueOffset` with the most votes, a vote being a distinct
+ * query anchor frame within ±1 frame of it, from pairs under the stop list), by bucket class:
+ * `hits[c]` pair matches at the key of class c and `kept[c]` of them whose anchor also holds a
+ * triplet of the song (a third target of the query's anchor landing on one of the reference's;
+ * `keptNear[c]`: landing within a frame and a frequency step of one);
+ * `lost[c]` votes that come only from buckets of class c or more, `saved[c]` of them that a
+ * triplet keeps; `votes` the key's votes. Null when the song has no pair vote near its offset.
+ */
+export function trueKeyMatches(hashed, keys, classes, trueOffset, params, spread = 3) {
+  const hitsAll = [];
+  for (const { hash, t: tq, thirds } of pairsWithThirds(
+    hashed,
+    { a: 1, pitch: false },
+    params.QUERY_TARGETS,
+    params,
+  )) {
+    const frames = keys.pairsAt.get(hash);
+    if (!frames) continue;
+    for (const tr of frames) {
+      const off = tr - tq;
+      if (Math.abs(off - trueOffset) > spread + 1) continue;
+      const ok = thirds.some((third) => keys.triplets.has(tripletKey(tr, hash, third)));
+      // (the third looked up at its neighbours too: time step ±1 frame, frequency step ±1 unit)
+      const near =
+        ok ||
+        thirds.some((third) => {
+          for (const dd of [-32, 0, 32])
+            for (const dt of [-1, 0, 1]) {
+              const x = third + dd + dt;
+              if ((x & 31) >= 1 && (x & 31) <= 31 && keys.triplets.has(tripletKey(tr, hash, x))) return true;
+            }
+          return false;
+        });
+      hitsAll.push({ off, tq, c: classes[hash], ok, near });
+    }
+  }
+  const votesAt = (o, pred) =>
+    new Set(hitsAll.filter((x) => Math.abs(x.off - o) <= 1 && pred(x)).map((x) => x.tq)).size;
+  let best = null;
+  let bestVotes = 0;
+  for (let o = trueOffset - spread; o <= trueOffset + spread; o++) {
+    const v = votesAt(o, (x) => x.c <= 4);
+    if (
+      v > bestVotes ||
+      (v === bestVotes && best !== null && Math.abs(o - trueOffset) < Math.abs(best - trueOffset))
+    ) {
+      bestVotes = v;
+      best = o;
+    }
+  }
+  if (best === null || bestVotes === 0) return null;
+  const atKey = hitsAll.filter((x) => Math.abs(x.off - best) <= 1);
+  const hits = new Array(6).fill(0);
+  const kept = new Array(6).fill(0);
+  const keptNear = new Array(6).fill(0);
+  for (const x of atKey) {
+    hits[x.c]++;
+    if (x.ok) kept[x.c]++;
+    if (x.near) keptNear[x.c]++;
+  }
+  const lost = [0];
+  const saved = [0];
+  for (let c = 1; c <= 5; c++) {
+    const only = new Set(atKey.filter((x) => x.c >= c && x.c <= 4).map((x) => x.tq));
+    for (const x of atKey) if (x.c < c) only.delete(x.tq);
+    lost.push(only.size);
+    saved.push(
+      [...only].filter((tq) => atKey.some((x) => x.tq === tq && x.c >= c && x.c <= 4 && x.ok)).length,
+    );
+  }
+  return { offset: best, votes: bestVotes, hits, kept, keptNear, lost, saved };
+}
