@@ -82,12 +82,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // E2E_OUTPUT_DIR: a private folder, so a second run beside this one cannot wipe its traces.
   outputDir: process.env.E2E_OUTPUT_DIR ?? path.join(repoRoot, 'test-results', 'e2e'),
-  // Two cores: one browser per server. The specs of the fresh server run one at a time (they build
-  // on what the earlier ones made, and the recorder's timings want a steady core), and so do the
-  // demo server's; the two servers' specs share nothing, so their two projects run side by side
-  // (the demo's read-only accessibility checks are a third of the suite's time; docs/decisions.md,
-  // 2026-11-28).
-  workers: 2,
+  // Two cores: one browser at a time keeps timings stable.
+  workers: 1,
   retries: 0,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
@@ -114,14 +110,12 @@ export default defineConfig({
       name: 'chromium',
       testIgnore: DEMO_SPECS,
       dependencies: ['setup'],
-      workers: 1,
       use: { ...devices['Desktop Chrome'], baseURL, storageState: FRESH_STATE },
     },
     {
       name: 'demo',
       testMatch: DEMO_SPECS,
       dependencies: ['setup'],
-      workers: 1,
       use: { ...devices['Desktop Chrome'], baseURL: demoURL, storageState: DEMO_STATE },
     },
   ],
