@@ -83,9 +83,12 @@ export interface TestApp {
 
 /**
  * The whole app on a fresh database and data folder, ready for `app.inject`. Configuration
- * comes from `options.env` only (not the developer's environment), with a silent log.
+ * comes from `options.env` only (not the developer's environment), with a silent log unless
+ * `options.logLevel` asks for one (printed with the test's output).
  */
-export async function createTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; logLevel?: 'silent' | 'error' } = {},
+): Promise<TestApp> {
   const undo: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const step of undo.splice(0).reverse()) await step();
@@ -106,7 +109,7 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
         WCS_MAX_EVENT_LOOP_DELAY_MS: '0',
         ...options.env,
       },
-      { databaseUrl: database.url, dataDir, logLevel: 'silent' },
+      { databaseUrl: database.url, dataDir, logLevel: options.logLevel ?? 'silent' },
     );
     await fs.mkdir(config.recordingsDir, { recursive: true });
     await fs.mkdir(config.playlistsDir, { recursive: true });
