@@ -14,6 +14,7 @@ import {
   repoRoot,
   run,
   runMain,
+  whenOrphaned,
 } from './ensure.mjs';
 
 /** Keep in step with apps/server/src/cli/demo.ts (DEMO_DATA_DIR, DEMO_MARKER_FILE). */
@@ -103,6 +104,8 @@ runMain(async () => {
     child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  // npm's SIGTERM ends its shell, not this launcher: stop the server when left alone (ensure.mjs).
+  whenOrphaned(() => forward('SIGTERM'));
   process.exitCode = await new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) =>

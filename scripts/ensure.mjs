@@ -9,6 +9,23 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** An expected failure: the caller prints the message and exits non-zero, without a stack trace. */
+/**
+ * Calls `stop` once this process's parent has gone. `npm start` and `npm run demo` run their
+ * launcher under npm's `sh`; a SIGTERM to npm (from a service manager, or `timeout`) ends npm and
+ * that shell, which passes it on to no one, and the launcher, adopted by init, kept the server and
+ * its PostgreSQL running (seen 2026-11-28). Checked every `intervalMs`; the timer alone keeps no
+ * process alive.
+ */
+export function whenOrphaned(stop, intervalMs = 1000) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, intervalMs);
+  timer.unref();
+}
+
 export class EnsureError extends Error {
   name = 'EnsureError';
 }

@@ -2,7 +2,15 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, ensureNodeModules, ensureSystemPackages, log, repoRoot, runMain } from './ensure.mjs';
+import {
+  ensureBuilt,
+  ensureNodeModules,
+  ensureSystemPackages,
+  log,
+  repoRoot,
+  runMain,
+  whenOrphaned,
+} from './ensure.mjs';
 
 /** Signals that arrive this close together are one request (npm and the terminal both send Ctrl+C). */
 const DUPLICATE_SIGNAL_WINDOW_MS = 500;
@@ -34,6 +42,8 @@ runMain(async () => {
     child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  // npm's SIGTERM ends its shell, not this launcher: stop the server when left alone (ensure.mjs).
+  whenOrphaned(() => forward('SIGTERM'));
 
   const exitCode = await new Promise((resolve, reject) => {
     child.once('error', reject);
