@@ -14,7 +14,7 @@ import { DecodeError, decodeWholeAudio } from '../../audio/decode.js';
 import { FINGERPRINT_SAMPLE_RATE } from '../../audio/fingerprint/index.js';
 import { type AudioContainer, isAcceptedAudioContentType } from '../../audio/sniff.js';
 import { ProgramStartError } from '../../audio/spawn-helper.js';
-import type { Db } from '../../db/client.js';
+import { type Db, withDeadlockRetry } from '../../db/client.js';
 import { apiTokens, events, plays, recordingChunks, recordings, songs, users } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import {
@@ -717,10 +717,12 @@ export async function deleteRecording(
     if (!isOwn)
       throw forbidden(`Recording ${id} was made by someone else: only its maker or an admin may delete it`);
   }
-  const [deleted] = await deps.db
-    .delete(recordings)
-    .where(eq(recordings.id, id))
-    .returning({ filename: recordings.filename });
+  // Its recognition may be writing plays of it right now; the cascade then meets those rows in
+  // another order, and PostgreSQL may pick the delete as a deadlock's victim (503 twice in a CI
+  // run's fuzz, 2026-11-28): an aborted statement deleted nothing, so it runs again.
+  const [deleted] = await withDeadlockRetry(() =>
+    deps.db.delete(recordings).where(eq(recordings.id, id)).returning({ filename: recordings.filename }),
+  );
   if (!deleted) throw notFound('Recording', id);
   await removeRecordingFiles(deps.storage.recordings, id);
   // Its recognised plays went with it: scores, downloads and playlists follow.
