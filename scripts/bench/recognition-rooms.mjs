@@ -270,7 +270,13 @@ runMain(async () => {
       triplets = {
         ...classes,
         keys: real.map((indexed) =>
-          songKeys(peaksModule.keepDensity(indexed.hashedPeaks, params.REFERENCE_PEAKS), params),
+          songKeys(
+            hashesModule.hashPeaks(
+              peaksModule.keepDensity(indexed.hashedPeaks, params.REFERENCE_PEAKS),
+              { a: 1, pitch: false },
+              params.REFERENCE_TARGETS,
+            ),
+          ),
         ),
         rows: [],
       };
@@ -394,11 +400,10 @@ runMain(async () => {
               tripletMatches.push({
                 heard: top?.songId === excerpt.truth,
                 ...trueKeyMatches(
-                  hashed,
+                  hashesModule.hashPeaks(hashed, { a: 1, pitch: false }, params.QUERY_TARGETS),
                   triplets.keys[excerpt.truth - 1],
                   triplets.classes,
                   trueOffset,
-                  params,
                 ),
               });
             }

@@ -7,8 +7,6 @@
 // would look up, instead of such a pair's bucket, one triplet per other target of its own anchor
 // (QUERY_TARGETS - 1 at most). A triplet vote needs three peaks to survive the room, a pair two.
 
-const F_LIMIT = 512;
-
 /** Bucket classes: 0 (<= 1x the mean bucket), 1 (1-2x], 2 (2-3x], 3 (3-4x], 4 (4x to the stop list], 5 (stopped). */
 export const CLASS_NAMES = ['<=1x', '1-2x', '2-3x', '3-4x', '4x-stop', 'stopped'];
 
@@ -28,35 +26,24 @@ export function bucketClasses(sizes, { STOP_FACTOR, STOP_MIN }) {
 }
 
 /**
- * Every pair hashPeaks(peaks, warp, targets) makes, in its order (the same hashes and anchor
- * frames), each with the thirds of the other valid targets of its anchor under the same warp.
+ * The pairs of `hashes` (hashPeaks' output: an anchor's pairs one after another, in its target
+ * order), each with the thirds of its anchor's other pairs. A pair's hash ends in its third (the
+ * low 12 bits: frequency step and time step) and begins with the anchor's log-frequency, so an
+ * anchor's pairs are the consecutive ones of one frame and one anchor frequency (two peaks of one
+ * frame lie further apart than one hash step: peaks.ts keeps a maximum of ±6 bins).
  */
-export function pairsWithThirds(peaks, warp, targets, { BINS_PER_OCTAVE, HASH_STEPS, MAX_DF, MAX_DT }) {
-  const { t, f, count } = peaks;
-  const dfBias = MAX_DF * HASH_STEPS + 1;
-  const shift = warp.pitch ? BINS_PER_OCTAVE * Math.log2(warp.a) : 0;
-  const zone = MAX_DT / 1.08;
+export function pairsWithThirds(hashes) {
+  const { hash, t, count } = hashes;
   const out = [];
-  for (let i = 0; i < count; i++) {
-    const f1 = Math.floor((f[i] - shift) * HASH_STEPS);
-    if (f1 < 0 || f1 >= F_LIMIT) continue;
-    let found = 0;
-    const list = [];
-    for (let j = i + 1; j < count && found < targets; j++) {
-      const step = t[j] - t[i];
-      if (step > zone) break;
-      if (step === 0 || Math.abs(f[j] - f[i]) > MAX_DF) continue;
-      found++;
-      const dt = Math.round(step * warp.a);
-      if (dt > MAX_DT) continue;
-      const df = Math.round((f[j] - f[i]) * HASH_STEPS) + dfBias;
-      list.push({ hash: (((f1 << 7) | df) << 5) | dt, third: (df << 5) | dt });
-    }
-    for (let x = 0; x < list.length; x++) {
+  for (let start = 0; start < count; ) {
+    let end = start + 1;
+    while (end < count && t[end] === t[start] && hash[end] >>> 12 === hash[start] >>> 12) end++;
+    for (let x = start; x < end; x++) {
       const thirds = [];
-      for (let y = 0; y < list.length; y++) if (y !== x) thirds.push(list[y].third);
-      out.push({ hash: list[x].hash, t: t[i], thirds });
+      for (let y = start; y < end; y++) if (y !== x) thirds.push(hash[y] & 4095);
+      out.push({ hash: hash[x], t: t[x], thirds });
     }
+    start = end;
   }
   return out;
 }
@@ -64,16 +51,14 @@ export function pairsWithThirds(peaks, warp, targets, { BINS_PER_OCTAVE, HASH_ST
 /** A triplet as one number: reference anchor frame, pair hash (21 bits), third (12 bits). */
 export const tripletKey = (frame, hash, third) => frame * 2 ** 33 + hash * 4096 + third;
 
-/** A song's pairs (hash -> anchor frames) and triplets (tripletKey) as the reference would hold them. */
-export function songKeys(referencePeaks, params) {
+/**
+ * A song's pairs (hash -> anchor frames) and triplets (tripletKey) as the reference would hold
+ * them, from its reference hashes (hashPeaks of its peaks at no warp, REFERENCE_TARGETS).
+ */
+export function songKeys(referenceHashes) {
   const pairsAt = new Map();
   const triplets = new Set();
-  for (const { hash, t, thirds } of pairsWithThirds(
-    referencePeaks,
-    { a: 1, pitch: false },
-    params.REFERENCE_TARGETS,
-    params,
-  )) {
+  for (const { hash, t, thirds } of pairsWithThirds(referenceHashes)) {
     const list = pairsAt.get(hash);
     if (list) list.push(t);
     else pairsAt.set(hash, [t]);
@@ -83,7 +68,8 @@ export function songKeys(referencePeaks, params) {
 }
 
 /**
- * The true song's pair matches at its key in a query (query peaks `hashed`, no warp; the key: the
+ * The true song's pair matches at its key in a query (`queryHashes`: hashPeaks of the query's
+ * hashed peaks at no warp, QUERY_TARGETS; the key: the
  * offset within ±`spread` frames of `trueOffset` with the most votes, a vote being a distinct
  * query anchor frame within ±1 frame of it, from pairs under the stop list), by bucket class:
  * `hits[c]` pair matches at the key of class c and `kept[c]` of them whose anchor also holds a
@@ -92,14 +78,9 @@ export function songKeys(referencePeaks, params) {
  * `lost[c]` votes that come only from buckets of class c or more, `saved[c]` of them that a
  * triplet keeps; `votes` the key's votes. Null when the song has no pair vote near its offset.
  */
-export function trueKeyMatches(hashed, keys, classes, trueOffset, params, spread = 3) {
+export function trueKeyMatches(queryHashes, keys, classes, trueOffset, spread = 3) {
   const hitsAll = [];
-  for (const { hash, t: tq, thirds } of pairsWithThirds(
-    hashed,
-    { a: 1, pitch: false },
-    params.QUERY_TARGETS,
-    params,
-  )) {
+  for (const { hash, t: tq, thirds } of pairsWithThirds(queryHashes)) {
     const frames = keys.pairsAt.get(hash);
     if (!frames) continue;
     for (const tr of frames) {
