@@ -11,7 +11,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { downloadAttempts, downloadQueue, events, plays, songs } from '../../db/schema.js';
 import { chunkUpload } from '../../test/audio.js';
@@ -206,6 +206,22 @@ describe('the inbox folder', () => {
       { name: 'command', enabled: false },
     ]);
     const { songId, queueId } = await queuedSong('Heard Song', 'Room Artist', [5, 55]);
+    // What the Downloads screen could read once the entry had completed: the try's outcome when
+    // the completion asks for its score recompute (right after its writes committed).
+    const triesWhenCompleted: (string | null)[] = [];
+    const send = t.deps.jobs.send;
+    t.deps.jobs.send = async (name, data, options) => {
+      if (name === 'scores.recompute' && (data as { reason?: string }).reason === 'download completed') {
+        const tries = await t.deps.db
+          .select({ outcome: downloadAttempts.outcome })
+          .from(downloadAttempts)
+          .where(eq(downloadAttempts.provider, 'inbox'))
+          .orderBy(desc(downloadAttempts.id))
+          .limit(1);
+        triesWhenCompleted.push(tries[0]?.outcome ?? null);
+      }
+      return send.call(t.deps.jobs, name, data, options);
+    };
     const flac = path.join(work, 'heard.flac');
     await taggedFlac(flac, songA, RATE, { title: 'Heard Song', artist: 'Room Artist' });
     await drop(flac, 'Room Artist - Heard Song.flac');
@@ -237,6 +253,9 @@ describe('the inbox folder', () => {
       'the inbox report',
     );
     expect(attempt.message).toMatch(/stretch of recording \d+ .* is in the file/);
+    t.deps.jobs.send = send;
+    // The entry and its try completed together: no moment showed the entry done, its try running.
+    expect(triesWhenCompleted).toEqual(['completed']);
   }, 120_000);
 
   it('refuses a different song under the same tags as a mismatch', async () => {

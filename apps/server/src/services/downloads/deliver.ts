@@ -10,6 +10,7 @@ import path from 'node:path';
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { DecodeError, measureDecodableAudio } from '../../audio/decode.js';
 import { ProgramStartError } from '../../audio/spawn-helper.js';
+import type { Db } from '../../db/client.js';
 import { downloadQueue, songs } from '../../db/schema.js';
 import type { AppDeps } from '../../deps.js';
 import { insideRoot } from '../../storage/index.js';
@@ -19,7 +20,7 @@ import { songImportedHooks } from '../library/library-pipeline.js';
 import { type AudioFileTags, readAudioFileTags, UnusableFile } from '../library/library-tags.js';
 import { scheduleScoreRecompute } from '../recompute-schedule.js';
 import { describeStretch, type FileIndex, indexFile, sameTags, verifyByStretch } from './matching.js';
-import { ProviderError, type QueueItem } from './providers.js';
+import { finishAttempt, ProviderError, type QueueItem } from './providers.js';
 
 /** A file that decodes, with its tags and content hash. */
 export interface CheckedFile {
@@ -172,13 +173,18 @@ export async function moveInto(
   return target;
 }
 
-/** Places the file in the acquired folder, gives it to the entry's song, completes the entry. */
+/**
+ * Places the file in the acquired folder, gives it to the entry's song, completes the entry and
+ * the provider's try `attempt` together (one transaction: the Downloads screen never shows a
+ * completed entry beside its try still running).
+ */
 export async function completeEntry(
   deps: AppDeps,
   item: QueueItem,
   checked: CheckedFile,
   provider: 'inbox' | 'command',
   how: string,
+  attempt: number,
 ): Promise<{ file: string; message: string }> {
   const file = await moveInto(checked.file, deps.config.acquiredDir);
   let outcome: Awaited<ReturnType<typeof importOneFile>>;
@@ -192,10 +198,16 @@ export async function completeEntry(
   }
   const followUps = outcome.kind === 'unchanged' ? [] : outcome.failures;
   const message = `${path.basename(file)}: ${how}${followUps.length > 0 ? `; follow-up: ${followUps.join('; ')}` : ''}`;
-  await deps.db
-    .update(downloadQueue)
-    .set({ status: 'completed', completedAt: new Date(), provider, lastError: null })
-    .where(eq(downloadQueue.id, item.queueId));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(downloadQueue)
+      .set({ status: 'completed', completedAt: new Date(), provider, lastError: null })
+      .where(eq(downloadQueue.id, item.queueId));
+    await finishAttempt(tx as unknown as Db, attempt, 'completed', message, {
+      songId: item.songId,
+      queueId: item.queueId,
+    });
+  });
   await scheduleScoreRecompute(deps.jobs, 'download completed');
   return { file, message };
 }

@@ -147,13 +147,9 @@ export function handleInboxFile(deps: AppDeps, file: string): Promise<InboxOutco
         fileName: name,
       });
       try {
-        const outcome = await matchInboxFile(deps, file);
-        if (outcome.kind === 'completed') {
-          await finishAttempt(deps.db, attempt, 'completed', outcome.message, {
-            songId: outcome.songId,
-            queueId: outcome.queueId,
-          });
-        } else if (outcome.kind === 'new_song') {
+        // A completed entry's try is finished with it (completeEntry).
+        const outcome = await matchInboxFile(deps, file, attempt);
+        if (outcome.kind === 'new_song') {
           await finishAttempt(deps.db, attempt, 'new_song', outcome.message, { songId: outcome.songId });
         }
         return outcome;
@@ -175,7 +171,7 @@ export function handleInboxFile(deps: AppDeps, file: string): Promise<InboxOutco
   );
 }
 
-async function matchInboxFile(deps: AppDeps, file: string): Promise<InboxOutcome> {
+async function matchInboxFile(deps: AppDeps, file: string, attempt: number): Promise<InboxOutcome> {
   const checked = await checkFile(deps, file);
   const { title, artist } = checked.tags;
   // 1. By tags, each proven by its recording where there is one.
@@ -184,7 +180,7 @@ async function matchInboxFile(deps: AppDeps, file: string): Promise<InboxOutcome
   for (const item of byTags) {
     try {
       const { how } = await confirmMatch(deps, item, checked);
-      const { message } = await completeEntry(deps, item, checked, 'inbox', how);
+      const { message } = await completeEntry(deps, item, checked, 'inbox', how, attempt);
       return { kind: 'completed', queueId: item.queueId, songId: item.songId, message };
     } catch (error) {
       if (!(error instanceof ProviderError) || error.outcome !== 'mismatch') throw error;
@@ -201,19 +197,23 @@ async function matchInboxFile(deps: AppDeps, file: string): Promise<InboxOutcome
     throw new ProviderError('mismatch', message, false);
   }
   // 2. By the recording: a queued song whose heard stretch is in this file (tags missing or wrong).
-  const matched = await matchByStretch(deps, checked);
+  const matched = await matchByStretch(deps, checked, attempt);
   if (matched) return matched;
   // 3. Nothing queued: a new song of the library.
   return importAsNewSong(deps, checked);
 }
 
-async function matchByStretch(deps: AppDeps, checked: CheckedFile): Promise<InboxOutcome | null> {
+async function matchByStretch(
+  deps: AppDeps,
+  checked: CheckedFile,
+  attempt: number,
+): Promise<InboxOutcome | null> {
   const items = (await openItems(deps)).slice(0, STRETCH_CANDIDATES);
   for (const item of items) {
     const verdict = await verifyByStretch(deps, item.songId, await checked.index());
     if (verdict.kind !== 'heard') continue;
     const how = `its tags do not name it, but the stretch of its recording where it was heard is in the file (confidence ${verdict.confidence.toFixed(2)})`;
-    const { message } = await completeEntry(deps, item, checked, 'inbox', how);
+    const { message } = await completeEntry(deps, item, checked, 'inbox', how, attempt);
     return { kind: 'completed', queueId: item.queueId, songId: item.songId, message };
   }
   return null;

@@ -159,7 +159,7 @@ async function tryProvider(
         try {
           const checked = await checkFile(deps, acquired.file);
           const { how } = await confirmMatch(deps, item, checked);
-          return await completeEntry(deps, item, checked, provider.name, how);
+          return await completeEntry(deps, item, checked, provider.name, how, id);
         } catch (error) {
           if (provider.name === 'inbox' && error instanceof ProviderError && !error.retry) {
             await refuseInboxFile(deps, acquired.file);
@@ -170,8 +170,8 @@ async function tryProvider(
         }
       })();
       work.catch(() => undefined);
+      // completeEntry finished the try with its entry.
       const { message } = await Promise.race([work, timeout]);
-      await finishAttempt(deps.db, id, 'completed', message);
       return { done: true, message };
     } catch (error) {
       if (!(error instanceof ProviderError)) {
