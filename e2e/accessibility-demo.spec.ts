@@ -1,8 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { SIDEBAR_ENTRIES } from './pages/app-shell.js';
 import { trackCspViolations } from './pages/login-page.js';
 import { SIGNED_OUT } from './servers.js';
+import { axeViolations, FAILING_IMPACTS, type Violation } from './support/axe.js';
 
 /**
  * axe-core on every screen of the app, filled with the demo data (so lists, tables, badges and
@@ -13,10 +13,7 @@ import { SIGNED_OUT } from './servers.js';
  *
  * The two themes differ only in colours (apps/web/src/index.css: daisyUI's light and dark themes,
  * the same markup and sizes), so the light theme runs every rule and the dark theme the rules that
- * read colours. axe runs in the page itself (legacy mode: the app has no frames) and returns only
- * its violations: on the demo data that took 35-60 % of the time of the default way (a blank page
- * opened to merge every frame's results, every passing element sent back), with the same
- * violations and rules passed (docs/decisions.md, 2026-11-28).
+ * read colours. axe runs the fast way (e2e/support/axe.ts).
  */
 const SCREENS = [
   ...SIDEBAR_ENTRIES,
@@ -29,11 +26,8 @@ const PUBLIC_SCREENS = [
   { label: 'Login', path: '/login' },
   { label: 'Setup', path: '/setup?token=not-a-real-token' },
 ] as const;
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
 /** The rules whose outcome depends on the colours, all that can differ between the themes. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
-
-type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
 
 function describeViolations(violations: Violation[]): string {
   return violations
@@ -80,10 +74,9 @@ async function checkScreen(page: Page, path: string, colorScheme: 'light' | 'dar
   await expect(page.getByRole('main')).toBeVisible();
   await settle(page);
 
-  const axe = new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
-  const results = await (colorScheme === 'light' ? axe : axe.withRules(COLOUR_RULES)).analyze();
-  const failing = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
-  const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ''));
+  const violations = await axeViolations(page, colorScheme === 'light' ? {} : { rules: COLOUR_RULES });
+  const failing = violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''));
+  const minor = violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ''));
   if (minor.length > 0) {
     console.log(`${path} (${colorScheme}), not failing:\n${describeViolations(minor)}`);
   }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { type ApiInteropResult, DjImportPage, type UploadFile } from './pages/dj-import-page.js';
@@ -7,6 +6,7 @@ import { type ApiList, deleteEvent, getJson, readResponse, trackPageErrors } fro
 import { LoginPage } from './pages/login-page.js';
 import { type ApiSong, SongsPage } from './pages/songs-page.js';
 import { baseURL, SIGNED_OUT } from './servers.js';
+import { axeViolations, failingViolations } from './support/axe.js';
 
 /**
  * Import from DJ software (docs/product.md "Import from DJ software"), on the fresh server: a
@@ -152,12 +152,7 @@ test('a rekordbox XML file: preview, import, and the same file again adds nothin
   );
   await expect(screen.page.getByRole('radio', { name: /else a new event per night/ })).toBeChecked();
   // The preview's table, tiles and choices pass axe as the screens do (accessibility-demo.spec.ts).
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(
-    axe.violations
-      .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-      .map((v) => v.id),
-  ).toEqual([]);
+  expect(failingViolations(await axeViolations(page))).toEqual([]);
 
   // One existing event needs its event before Import; the preview says the choices changed.
   await page.getByRole('radio', { name: 'Every session into one existing event' }).check();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './fixtures.js';
 import { readResponse, trackPageErrors } from './pages/library-api.js';
 import { SongsPage } from './pages/songs-page.js';
 import { metadataFakePort } from './servers.js';
+import { axeViolations, failingViolations } from './support/axe.js';
 
 /**
  * A song a DJ program brought without a file is looked up from its modal: the server asks a local
@@ -125,13 +125,7 @@ test('the song modal looks a song up and shows each value with its source', asyn
   await expect(bandcamp).toHaveAttribute('rel', 'noopener noreferrer');
 
   // The modal with its new sections stays free of serious and critical axe violations.
-  const axe = await new AxeBuilder({ page }).include('dialog[open]').analyze();
-  const failing = axe.violations.filter((violation) =>
-    ['serious', 'critical'].includes(violation.impact ?? ''),
-  );
-  expect(
-    failing.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`),
-  ).toEqual([]);
+  expect(failingViolations(await axeViolations(page, { include: 'dialog[open]' }))).toEqual([]);
 
   // The server asked MusicBrainz with the product's User-Agent.
   expect(seen.find((request) => request.path === '/ws/2/recording')?.userAgent).toMatch(/^WCS-DJ-Library\//);
