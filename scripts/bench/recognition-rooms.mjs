@@ -26,7 +26,7 @@
 //     [--no-track] [--track-bounds 0,150] [--track-variants 'backSeconds=60;elsewhereFactor=2'] [--track-end-bounds 0,60]
 //     [--track-end-gap 20] [--only-nights 2,4] [--night-limit 600] [--trace] [--trace-songs 14]
 //     [--window-trace] [--global-peaks h10,h6,2,0.35] [--global-peaks-top 3] [--global-peaks-cheapest 0.1]
-//     [--sketch 32,16,4,1] [--sketch-top 20,50] [--triplets 10000]
+//     [--sketch 32,16,4,1] [--sketch-top 20,50] [--triplets 10000] [--verify2 out.json]
 // The nights are recognised as the server recognises a recording (recognition/stream.mjs: the
 // engine's recognizeStreamWith chunk by chunk), the stream's track-before-detect included
 // (audio/fingerprint/tracking.ts): its tracked plays are merged after each chunk's own, as
@@ -59,6 +59,12 @@
 // and how many of them a triplet (the pair and a third peak of the anchor's target zone) would
 // keep: what looking up triplets instead of the large pair buckets would leave of the true song's
 // votes in each room (docs/performance.md, "Triplets for the large pair buckets, measured").
+// --verify2 FILE: a second verification feature (recognition/verify2.mjs: Haitsma and Kalker's
+// sub-fingerprints, and a band-level correlation) scored at every key each 10 s window's search
+// tries (pairs, second chance, single peaks), beside the key's peaks score; for an indexed track's
+// window also at its true song's true offset (the oracle of --diagnose) and misaligned; with the
+// unknown music (no --skip-unknown) also every 10 s of it, one after another. Saved to FILE for
+// recognition/verify2-report.mjs (docs/performance.md, "A second verification feature, measured").
 // --bounds and --merge-gaps evaluate the nights once per evidence bound and server merge gap (s)
 // from one pass of window detections (default: the engine's EVIDENCE_BOUND, the server's
 // MERGE_GAP_SECONDS); the per-night rows are the first of each. --rules and --crossfades likewise
@@ -80,12 +86,13 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ensureNodeModules, ensureSystemPackages, repoRoot, runMain } from '../ensure.mjs';
 import { ffmpegToPcm, RATE, rng, writeWav } from './recognition/audio.mjs';
 import { buildTracks, buildUnknownTracks, splitTracks } from './recognition/corpus.mjs';
-import { fillerSong } from './recognition/fillers.mjs';
+import { fillerMove, fillerSong } from './recognition/fillers.mjs';
 import { PeakSketchIndex, PeakVote } from './recognition/peak-sketch.mjs';
 import { crowdNoise, inRoom, ROOMS, talkerPool } from './recognition/rooms.mjs';
 import { SinglePeakIndex } from './recognition/single-peaks.mjs';
 import { streamChunks, trackVariantsOf } from './recognition/stream.mjs';
 import { bucketClasses, CLASS_NAMES, songKeys, trueKeyMatches } from './recognition/triplets.mjs';
+import { bandEdges, bandEnergies, powerFrames, scoreKey, subFingerprints } from './recognition/verify2.mjs';
 
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 const option = (name, fallback) => {
@@ -159,6 +166,10 @@ const sketch = sketchOption
   : null;
 const sketchTops = String(option('--sketch-top', '20,50')).split(',').map(Number);
 const tripletSongs = Number(option('--triplets', 0));
+// --verify2 out.json: a second verification feature (recognition/verify2.mjs, Haitsma-Kalker
+// sub-fingerprints) scored at every key a 10 s window's search tries; the records saved for
+// scripts/bench/recognition/verify2-report.mjs.
+const verify2Out = option('--verify2', null);
 
 const quantile = (values, q) => {
   if (values.length === 0) return Number.NaN;
@@ -230,6 +241,9 @@ runMain(async () => {
     const hashedOf = new Map();
     const real = [];
     const songIdOf = new Map();
+    // (--verify2: each song's sub-fingerprints, a filler's from its track's audio moved as its peaks are)
+    const bitsOf = new Map();
+    const verify2Cost = { ms: 0, frames: 0 };
     const t0 = performance.now();
     for (const [k, track] of inIndex.entries()) {
       const samples = await decodeAudio(track.file, {
@@ -237,6 +251,29 @@ runMain(async () => {
         ffmpegPath: ffmpeg,
       });
       const indexed = engine.indexSignal(samples);
+      if (verify2Out) {
+        const frames = indexed.peaks.frames;
+        const started = performance.now();
+        const spec = powerFrames(samples, {
+          rate: params.SAMPLE_RATE,
+          hop: params.HOP,
+          fftSize: params.FFT_SIZE,
+          frames,
+        });
+        bitsOf.set(k + 1, subFingerprints(bandEnergies(spec, bandEdges(1)), frames, spec.valid));
+        verify2Cost.ms += performance.now() - started;
+        verify2Cost.frames += frames;
+        for (let i = k; inIndex.length + i < targetSongs; i += inIndex.length) {
+          const { shift, stretch } = fillerMove(i, inIndex.length);
+          // (filler frame n holds the track's frame frames - 1 - n / stretch, its pitch 2^(shift/32) higher)
+          const energy = bandEnergies(spec, bandEdges(2 ** (-shift / params.BINS_PER_OCTAVE)));
+          const fillerFrames = Math.round(frames * stretch);
+          bitsOf.set(
+            inIndex.length + i + 1,
+            subFingerprints(energy, fillerFrames, spec.valid, (n) => frames - 1 - Math.round(n / stretch)),
+          );
+        }
+      }
       songs.push({ songId: k + 1, revision: 1, hashes: indexed.hashes });
       peaksOf.set(k + 1, indexed.peaks);
       if (globalPeaks || sketch) hashedOf.set(k + 1, indexed.hashedPeaks);
@@ -293,6 +330,16 @@ runMain(async () => {
       `engine: WEAK_SCORE ${params.WEAK_SCORE}, EVIDENCE_BOUND ${params.EVIDENCE_BOUND}, MIN_SCORE ${params.MIN_SCORE}, SOLO_FACTOR ${params.SOLO_FACTOR}`,
     );
 
+    if (verify2Out)
+      log(
+        `--verify2: sub-fingerprints of ${bitsOf.size} songs; the indexed tracks' at ${((1000 * verify2Cost.ms) / verify2Cost.frames).toFixed(1)} us a frame`,
+      );
+    // (--verify2: the windows' and the unknown music's records, saved after each part)
+    const verify2Records = [];
+    const saveVerify2 = () => {
+      fs.writeFileSync(verify2Out, JSON.stringify({ songs: songs.length, records: verify2Records }));
+      log(`--verify2: ${verify2Records.length} windows' keys saved to ${verify2Out}`);
+    };
     if (!skip('windows')) await windows();
     if (!skip('nights')) await nights();
     if (!skip('unknown')) await unknown();
@@ -389,6 +436,14 @@ runMain(async () => {
               if (top?.songId !== excerpt.truth && process.argv.includes('--diagnose'))
                 misses.push(await diagnose(query, excerpt));
             }
+            if (verify2Out)
+              verify2Records.push({
+                room: room.name,
+                snr,
+                truth: excerpt.truth,
+                top: top?.songId ?? null,
+                ...(await secondFeature(query, excerpt)),
+              });
             if (singlePeaks && !top) unheard.push(await globalCandidates(query, excerpt, singlePeaks));
             if (triplets && excerpt.truth !== null) {
               const { hashed } = peaksModule.extractPeakSets(
@@ -435,6 +490,7 @@ runMain(async () => {
         );
         if (totals[split][0][1] > 0) console.log(`| all ${split} rooms | ${split} | ${cells.join(' | ')} |`);
       }
+      if (verify2Out) saveVerify2();
       if (diagnosed.length) {
         console.log('\nWindows missed (--diagnose):\n');
         for (const line of diagnosed) console.log(`- ${line}`);
@@ -674,6 +730,120 @@ runMain(async () => {
         keyScore: rank < 0 ? 0 : at(all[rank]),
         trueScore: at({ warp, offset: trueOffset }),
       };
+    }
+
+    /**
+     * --verify2: every key the window's search tries (the pairs' candidates and their keys, the
+     * second chance's, and the single-peak offsets of the first PEAK_SONGS songs, as detectWindow,
+     * probeDetections and peakDetections try them; a 10 s query has no pool), each verified by its
+     * peaks (verifyCandidate, no early exit) and by sub-fingerprints (verify2.mjs: at the key and the
+     * least of the 25 settles); for an indexed track's window also the true song at the offset it
+     * was cut at (the oracle of --diagnose) and misaligned by ±1, ±2 frames and ±1 % tempo.
+     */
+    async function secondFeature(query, excerpt) {
+      const { hashed, verified } = peaksModule.extractPeakSets(
+        query,
+        params.QUERY_PEAKS,
+        params.QUERY_VERIFY_PEAKS,
+      );
+      const maxBucket = Math.max(
+        params.STOP_MIN,
+        (params.STOP_FACTOR * index.size) / hashesModule.HASH_SPACE,
+      );
+      const perWarp = params.WARPS.map((warp) => hashesModule.hashPeaks(hashed, warp, params.QUERY_TARGETS));
+      const pairs = matcher.indexCandidates(perWarp, index, 0, 0, maxBucket);
+      const probes = matcher.indexCandidates(
+        [hashesModule.probeHashes(hashed, params.QUERY_TARGETS)],
+        index,
+        0,
+        0,
+        maxBucket,
+      );
+      const keys = [
+        ...pairs.map((c) => ({ ...c, via: 'pairs' })),
+        ...probes.map((c) => ({ ...c, via: 'probe' })),
+      ];
+      const W = matcher.WINDOW_FRAMES;
+      const songIds = [...new Set([...keys.map((k) => k.songId), ...(excerpt.truth ? [excerpt.truth] : [])])];
+      const grids = await source.gridsOf(songIds);
+      const firstSongs = [...new Set(pairs.map((c) => c.songId))].slice(0, params.PEAK_SONGS);
+      for (const songId of firstSongs) {
+        const skipped = pairs.filter((c) => c.songId === songId && c.warp === 0).map((c) => c.offset);
+        for (const offset of matcher.peakOffsets(
+          verified,
+          0,
+          W,
+          grids.get(songId),
+          0,
+          params.PEAK_OFFSETS,
+          skipped,
+        ))
+          keys.push({ songId, warp: 0, offset, votes: 0, via: 'peaks' });
+      }
+      const frames = Math.floor((query.length - params.FFT_SIZE) / params.HOP) + 1;
+      const spec = powerFrames(query, {
+        rate: params.SAMPLE_RATE,
+        hop: params.HOP,
+        fftSize: params.FFT_SIZE,
+        frames,
+      });
+      const bitsAt = new Map();
+      const queryBits = (scale) => {
+        if (!bitsAt.has(scale))
+          bitsAt.set(scale, subFingerprints(bandEnergies(spec, bandEdges(scale)), frames, spec.valid));
+        return bitsAt.get(scale);
+      };
+      const c = Math.round(W / 2);
+      let second = 0;
+      let secondMs = 0;
+      const score = (songId, a, pitch, offset) => {
+        const started = performance.now();
+        const result = scoreKey(queryBits(pitch ? a : 1), bitsOf.get(songId), c, a, offset);
+        secondMs += performance.now() - started;
+        second++;
+        return result;
+      };
+      const trueOffset = Math.round(excerpt.start / params.FRAME_SECONDS);
+      const tried = keys.map((key) => {
+        const { a, pitch } = params.WARPS[key.warp];
+        const centre = Math.round(c * a) + key.offset;
+        return {
+          songId: key.songId,
+          via: key.via,
+          warp: key.warp,
+          votes: key.votes,
+          // (the true song within 3 frames of the place its excerpt was cut at: its own key)
+          place:
+            key.songId !== excerpt.truth
+              ? 'other'
+              : Math.abs(centre - (c + trueOffset)) <= 3
+                ? 'true'
+                : 'elsewhere',
+          peaks: matcher.verifyCandidate(verified, 0, W, grids.get(key.songId), key).score,
+          ...score(key.songId, a, pitch, key.offset),
+        };
+      });
+      let oracle = null;
+      if (excerpt.truth) {
+        const grid = grids.get(excerpt.truth);
+        // (a tempo misalignment about the window's centre: the centre stays at the true place)
+        const at = (offset, scale) => ({
+          peaks: matcher.verifyCandidate(verified, 0, W, grid, { warp: 0, offset }).score,
+          ...score(excerpt.truth, scale, false, offset + c - Math.round(c * scale)),
+        });
+        oracle = {
+          at: at(trueOffset, 1),
+          misaligned: {
+            '-2': at(trueOffset - 2, 1),
+            '-1': at(trueOffset - 1, 1),
+            '+1': at(trueOffset + 1, 1),
+            '+2': at(trueOffset + 2, 1),
+            '-1%': at(trueOffset, 0.99),
+            '+1%': at(trueOffset, 1.01),
+          },
+        };
+      }
+      return { oracle, tried, cost: { second, secondMs } };
     }
 
     function summarise(misses) {
@@ -1087,6 +1257,20 @@ runMain(async () => {
         const { detections } = await engine.windowDetections(source, pcm, engine.windowScoreFor(frames));
         const plays = engine.timelineOf(detections, frames, pcm.length / engine.FINGERPRINT_SAMPLE_RATE);
         recogniseMs += performance.now() - started;
+        // --verify2: the track's 10 s windows one after another (no audio shared), each window's
+        // keys as secondFeature tries them (music outside the index: every key an impostor).
+        if (verify2Out) {
+          const step = 10 * engine.FINGERPRINT_SAMPLE_RATE;
+          for (let from = 0; from + step <= pcm.length; from += step)
+            verify2Records.push({
+              room: room.name,
+              snr: 5,
+              truth: null,
+              top: null,
+              guard: true,
+              ...(await secondFeature(pcm.slice(from, from + step), { truth: null, start: 0 })),
+            });
+        }
         for (const play of plays)
           falsePlays.push(
             `  false play: ${track.id} (${track.origin}, ${room.name}) ${play.startS}-${play.endS} s heard as song ${play.songId} (confidence ${play.confidence})`,
@@ -1115,6 +1299,7 @@ runMain(async () => {
       );
       for (const c of chains.slice(0, 5)) console.log(`  chain ${c.evidence.toFixed(1)}: ${c.name}`);
       for (const line of falsePlays) console.log(line);
+      if (verify2Out) saveVerify2();
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -6,14 +6,24 @@
 const SHIFTS = 15;
 
 /**
+ * How filler number i of `tracks` real tracks moves its track: its pitch (log-frequency bins) and
+ * time stretch; its time is also reversed (moved).
+ */
+export function fillerMove(i, tracks) {
+  return {
+    shift: (6 + (Math.floor(i / tracks) % SHIFTS)) * (i % 2 ? 1 : -1),
+    stretch: 1 + 0.013 * Math.floor(i / (tracks * 2 * SHIFTS)),
+  };
+}
+
+/**
  * Peaks of one real track as filler number i (0, 1, ...) of `tracks` real tracks moves them. Past
  * the tracks × 2 × SHIFTS (track, move) pairs (1,410 for the benchmark's 47 tracks), each further
  * round also stretches time by 1.3% more, so every filler is a distinct song (other hashes, other
  * offsets) and a 10,000-song index does not hold seven copies of each of 1,410.
  */
 function moved(source, i, tracks) {
-  const shift = (6 + (Math.floor(i / tracks) % SHIFTS)) * (i % 2 ? 1 : -1);
-  const stretch = 1 + 0.013 * Math.floor(i / (tracks * 2 * SHIFTS));
+  const { shift, stretch } = fillerMove(i, tracks);
   const n = source.count;
   const t = new Int32Array(n);
   const f = new Float32Array(n);
