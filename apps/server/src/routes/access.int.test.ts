@@ -1,5 +1,7 @@
 import { type Access, api, type Endpoint, type Role } from '@wcs/contract';
+import { desc } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../db/schema.js';
 import { createSetupLink } from '../services/accounts/setup-links.js';
@@ -377,5 +379,34 @@ describe('audit log', () => {
     };
     expect(byKind.data.some((entry) => entry.action === 'sign_in_failed')).toBe(true);
     expect((await t.deps.db.select().from(auditLog)).length).toBeGreaterThan(3);
+  });
+
+  it('writes the entry before the answer leaves: no change is answered while its entry cannot be written', async () => {
+    // Another session holds the audit log: the change's entry waits for it, and so must the answer.
+    const holder = new pg.Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table audit_log in exclusive mode');
+      let answered = false;
+      const created = t.app
+        .inject({
+          method: 'POST',
+          url: '/api/events/',
+          payload: { event_name: 'Audited first', start_date: '2026-07-01', end_date: '2026-07-01' },
+        })
+        .finally(() => {
+          answered = true;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(answered).toBe(false);
+      await holder.query('commit');
+      const response = await created;
+      expect(response.statusCode).toBe(201);
+      const [entry] = await t.deps.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+      expect(entry).toMatchObject({ action: 'create', method: 'POST', path: '/api/events/', status: 201 });
+    } finally {
+      await holder.end();
+    }
   });
 });

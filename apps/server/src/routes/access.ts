@@ -178,12 +178,14 @@ export async function registerAccessControl(app: FastifyInstance, deps: AppDeps)
     if (access !== undefined) checkAccess(request, access);
   });
 
-  // Every change made through the API is written down: who, what, when, from where.
-  app.addHook('onResponse', async (request, reply) => {
-    if (!UNSAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+  // Every change made through the API is written down: who, what, when, from where. Before the
+  // answer leaves (onSend, its status known): a client that saw its change done finds it in the
+  // log, and a crash after the answer cannot lose the entry.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!UNSAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return payload;
     const status = reply.statusCode;
     const isAuthRoute = request.url.startsWith('/api/auth/');
-    if (isAuthRoute || (status >= 400 && status !== 403)) return;
+    if (isAuthRoute || (status >= 400 && status !== 403)) return payload;
     const schema = request.routeOptions.schema as { tags?: string[]; summary?: string } | undefined;
     const params = request.params as { id?: unknown } | undefined;
     const action =
@@ -209,5 +211,6 @@ export async function registerAccessControl(app: FastifyInstance, deps: AppDeps)
     } catch (error) {
       request.log.error({ err: error }, 'could not write the audit log');
     }
+    return payload;
   });
 }
