@@ -21,9 +21,12 @@ import {
   confirmedOf,
   evidenceOf,
   type Hypothesis,
+  repeatsAt,
+  repeatsOf,
   TRACK_BOUND,
   TRACK_CONFIRM_SCORE,
   TRACK_MAX_ALIVE,
+  TRACK_REPEATS,
   TRACK_UNCONFIRMED_FACTOR,
   type TrackedWindow,
   type TrackState,
@@ -278,6 +281,7 @@ describe('tracking', () => {
       seeds: [part(14999, 31)],
       windows: [part(16536, 15), part(16692, 20.5), part(17784, 27), part(17940, 19.5), part(18096, 20.5)],
       told: 0,
+      repeat: 0,
     };
     expect(evidenceOf(chance)).toBe(133.5);
     expect(evidenceOf(chance)).toBeGreaterThanOrEqual(TRACK_BOUND);
@@ -325,4 +329,124 @@ describe('tracking', () => {
     const kept = state.hypotheses.map((h) => h.seeds[0]!.score);
     expect(Math.min(...kept)).toBeGreaterThanOrEqual(20 + 3);
   }, 60_000);
+
+  describe('a song of loops heard at another repeat', () => {
+    // A song A B C A D E (20 s each, 120 s): its music at 0-20 s plays again at 60-80 s.
+    const part = (k: number) => synthSong(60 + k, 20, RATE);
+    const [a, b, c, d, e] = [0, 1, 2, 3, 4].map(part);
+    const loop = new Float32Array(120 * RATE);
+    for (const [k, piece] of [a, b, c, a, d, e].entries()) loop.set(piece!, k * 20 * RATE);
+    const loopGrid = peakGrid(indexSignal(loop).peaks);
+    const loopGrids = new Map<number, PeakGrid | null>([[4, loopGrid]]);
+    const at = (seconds: number) => Math.round(seconds / FRAME_SECONDS);
+    // The song played from its start under noise 12 dB louder than it; the one seed of the stream,
+    // the window at 5-15 s, heard at the second A (its 65-75 s) where the first plays (5-15 s).
+    const heard = addNoise(loop, -12, 13);
+    const misplaced = seed(4, at(5), at(65), 40);
+
+    /** The stream's chunks tracked from that seed; each play with its chunk's start. */
+    const tracked = async (options: Parameters<typeof trackChunk>[2] = {}) => {
+      const chunk = async (begin: number, end: number, tail: number, detections: Detection[]) => ({
+        ...(await chunkSignal(heard, begin, end, tail, detections)),
+        grids: loopGrids,
+      });
+      let { state, plays } = trackChunk(null, await chunk(0, 50, 0, [misplaced]), options);
+      let found = plays.map((p) => ({ ...p, at: 0 }));
+      for (let from = 50; from < 120; from += 30) {
+        const next = trackChunk(state, await chunk(from - 20, Math.min(120, from + 30), 20, []), options);
+        found = [...found, ...next.plays.map((p) => ({ ...p, at: from - 20 }))];
+        state = next.state;
+      }
+      return found;
+    };
+
+    it("finds a position's repeats by the song's own peaks", () => {
+      const [repeat, ...others] = repeatsOf(loopGrid, at(70));
+      expect(Math.abs(repeat! - at(10))).toBeLessThanOrEqual(2);
+      expect(others).toEqual([]);
+      expect(repeatsOf(loopGrid, at(30))).toEqual([]);
+      expect(repeatsAt(loopGrid, at(10), at(70))).toBe(true);
+      expect(repeatsAt(loopGrid, at(30), at(90))).toBe(false);
+    });
+
+    it('tells the song where it plays from a seed at another repeat', async () => {
+      const plays = await tracked();
+      expect(plays.map((p) => p.songId)).toContain(4);
+      const last = plays.at(-1)!;
+      expect(last.confirmed).toBe(true);
+      expect(last.at + last.songStartS).toBeCloseTo(0, 0);
+      expect(last.at + last.endS).toBeGreaterThan(100);
+      // Without the repeats (the seed's position only) the song is not told where it plays.
+      const alone = await tracked({ repeats: 0 });
+      expect(alone.filter((p) => Math.abs(p.at + p.songStartS) < 2)).toEqual([]);
+      expect(TRACK_REPEATS).toBeGreaterThan(0);
+    }, 60_000);
+
+    it("makes a repeat no free try: one of a seed's alternatives told, confirmed where they differ", async () => {
+      const { state } = trackChunk(null, {
+        ...(await chunkSignal(heard, 0, 50, 0, [misplaced])),
+        grids: loopGrids,
+      });
+      // (as never told: its windows below replace those it was tracked with)
+      const [own, repeat] = [0, at(-60)].map((r) => {
+        const h = state.hypotheses.find((x) => Math.abs(x.repeat - r) <= 2);
+        return h && { ...h, told: 0 };
+      });
+      expect(own).toBeDefined();
+      expect(repeat).toBeDefined();
+      // Windows (song position `ref`) each at the confirming score: at 10 s (in A: the seed's own
+      // position there, 70 s, has the same music) and at 30 s (in B; 90 s is D).
+      const window = (start: number, ref: number, score: number): TrackedWindow => ({
+        start,
+        score,
+        first: start + 10,
+        last: start + WINDOW_FRAMES - 10,
+        ref,
+      });
+      const seedStart = repeat!.seeds[0]!.start;
+      const inA = [
+        window(seedStart + 2 * WINDOW_HOP, at(15), 60),
+        window(seedStart + 4 * WINDOW_HOP, at(20), 70),
+      ];
+      const inB = window(seedStart + 6 * WINDOW_HOP, at(30), TRACK_CONFIRM_SCORE);
+      const tell = (hypotheses: Hypothesis[], options: Parameters<typeof trackChunk>[2] = {}) =>
+        trackChunk(
+          { ...state, hypotheses, nextWindow: seedStart + 100 * WINDOW_HOP },
+          {
+            samples: 0,
+            tailSamples: 1,
+            totalFrames: 0,
+            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
+            detections: [],
+            grids: loopGrids,
+          },
+          options,
+        ).plays.map((p) => [p.evidence, p.confirmed]);
+      const inAOnly = { ...repeat!, windows: inA };
+      expect(evidenceOf(inAOnly)).toBe(40 + 130);
+      // Its windows in A hear music the song plays twice (the seed's own position has it there
+      // too): they confirm nothing, so 170 is under the unconfirmed bound (180).
+      expect(tell([inAOnly])).toEqual([]);
+      expect(tell([inAOnly], { repeatConfirm: 1 })).toEqual([]);
+      expect(tell([inAOnly], { repeatConfirm: 0 })).toEqual([[170, true]]);
+      // A window in B (music of no repeat) tells where it is.
+      expect(tell([{ ...repeat!, windows: [...inA, inB] }])).toEqual([[200, true]]);
+      // Of two alternatives of one seed at the bound, only the one with more evidence is told.
+      const both = [
+        { ...repeat!, windows: [inB, window(seedStart + 8 * WINDOW_HOP, at(40), 60)] },
+        {
+          ...own!,
+          windows: [
+            window(seedStart + 8 * WINDOW_HOP, at(100), 30),
+            window(seedStart + 10 * WINDOW_HOP, at(105), 60),
+          ],
+        },
+      ];
+      expect(tell(both)).toEqual([[130, true]]);
+      expect(tell(both, { siblings: 0 })).toEqual([
+        [130, true],
+        [130, true],
+      ]);
+    }, 60_000);
+  });
 });

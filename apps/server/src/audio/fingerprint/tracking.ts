@@ -29,6 +29,7 @@ import {
   type Detection,
   ownScoreOf,
   type PeakGrid,
+  peakOffsets,
   TAIL_SECONDS,
   verifyCandidate,
   WINDOW_FRAMES,
@@ -100,6 +101,34 @@ export const TRACK_BACK_SECONDS = 0;
  */
 export const TRACK_SEED_WARPS = true;
 
+/**
+ * A seed of a song made of loops may hear its music at another repeat than the one playing (a
+ * loop played again: tuning night 2's and held-out night 4's song 14, docs/performance.md, "A song
+ * of loops heard at another repeat"). Its position's repeats (repeatsOf: the song's own 10 s there
+ * aligned against the song by single peaks, peakOffsets, each offset verified as a candidate is)
+ * scoring TRACK_REPEAT_RATIO of the window's own score, at most TRACK_REPEATS of them (the best),
+ * none within a window of it, are alternatives: a new seed feeds a live hypothesis that predicts
+ * one of them, else it begins a hypothesis at its position and one at each repeat (its score
+ * counted in each), and tracking's next windows tell them apart.
+ */
+export const TRACK_REPEATS = 3;
+export const TRACK_REPEAT_RATIO = 0.5;
+/**
+ * A repeat is not a free try for chance: of a seed's alternatives (siblings: its hypotheses at its
+ * position and at its repeats) only the one with most evidence is told (TRACK_SIBLINGS), and a
+ * hypothesis begun at a repeat is confirmed (TRACK_CONFIRM_SCORE) only by a window at a position of
+ * its song whose music has no repeat in the song (TRACK_REPEAT_CONFIRM 2: such a window tells
+ * where in the song it is, which a window in the song's loops cannot; 1: only where its seed's own
+ * position has other music; 0: any window, as a hypothesis at the seed's position). Over 11.01 h
+ * of music outside the index (planetblupi's music005 heard as music008 of the same game, a track
+ * of loops), a repeat's hypothesis reached 106.0 confirmed under 1 and 0 (main: none confirmed,
+ * at most 100.5 unconfirmed), none under 2 (at most 114.5 unconfirmed, against 180); the tuning
+ * nights find the same under each (docs/performance.md, "Every repeat of a seed's music tracked,
+ * with a chance control").
+ */
+export const TRACK_SIBLINGS = true;
+export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 = 2;
+
 /** Seed and prediction this close (frames) are one hypothesis. */
 const SAME_FRAMES = 6;
 /** The tempo is refitted on the anchors of the last REFIT_SECONDS, once they span REFIT_MIN_SECONDS. */
@@ -119,6 +148,8 @@ export interface TrackedWindow {
   first: number;
   last: number;
   ref: number;
+  /** A seed heard at a repeat of the position its hypothesis has (TRACK_REPEATS): it does not tell that position. */
+  atRepeat?: true;
 }
 
 export interface Hypothesis {
@@ -136,6 +167,11 @@ export interface Hypothesis {
   windows: TrackedWindow[];
   /** The evidence it had when last told as a play (0: never). */
   told: number;
+  /**
+   * Song frames from its first seed's position to where it has its song (TRACK_REPEATS): 0 at the
+   * seed's own position, else a repeat of that position's music.
+   */
+  repeat: number;
 }
 
 /** A stream's tracking between chunks: plain data (stream frames count from the stream's start). */
@@ -183,6 +219,17 @@ export interface TrackOptions {
   confirmScore?: number;
   /** TRACK_UNCONFIRMED_FACTOR unless given. */
   unconfirmedFactor?: number;
+  /** TRACK_REPEATS unless given (0: a seed is a hypothesis at its own position only). */
+  repeats?: number;
+  /** TRACK_REPEAT_RATIO unless given. */
+  repeatRatio?: number;
+  /** TRACK_SIBLINGS unless given (0: every sibling of a seed may be told). */
+  siblings?: number;
+  /**
+   * TRACK_REPEAT_CONFIRM unless given (0: any window confirms a repeat's hypothesis; 1: one where
+   * its seed's position has other music; 2: one at music of no repeat in its song).
+   */
+  repeatConfirm?: number;
 }
 
 /** Whether a tracked play reaches `bound` (TRACK_BOUND; TRACK_UNCONFIRMED_FACTOR times it unconfirmed). */
@@ -251,8 +298,123 @@ export function evidenceOf(h: Pick<Hypothesis, 'seeds' | 'windows'>): number {
  * Whether a window besides the seed that began the hypothesis (its first) heard its song at `score`
  * (TRACK_CONFIRM_SCORE): a tracked window, or another seed at the position it predicts.
  */
-export function confirmedOf(h: Pick<Hypothesis, 'seeds' | 'windows'>, score = TRACK_CONFIRM_SCORE): boolean {
-  return [...h.seeds.slice(1), ...h.windows].some((w) => w.score >= score);
+export function confirmedOf(
+  h: Pick<Hypothesis, 'seeds' | 'windows'>,
+  score = TRACK_CONFIRM_SCORE,
+  confirming: (w: TrackedWindow) => boolean = () => true,
+): boolean {
+  return [...h.seeds.slice(1), ...h.windows].some((w) => w.score >= score && confirming(w));
+}
+
+/** Single-peak offsets repeatsOf verifies (each a candidate's verification). */
+const REPEAT_OFFSETS = 8;
+/** Positions per song whose repeats are kept (the songs' grids hold them, as long as they live). */
+const REPEAT_CACHE = 512;
+
+/** The song's own peaks as a query, its frames the grid's (repeatsOf aligns a song with itself). */
+const ownPeaks = new WeakMap<PeakGrid, Pick<Peaks, 't' | 'f' | 'count'>>();
+function ownPeaksOf(grid: PeakGrid): Pick<Peaks, 't' | 'f' | 'count'> {
+  let peaks = ownPeaks.get(grid);
+  if (!peaks) {
+    const t = new Int32Array(grid.f.length);
+    for (let x = 0; x < songFramesOf(grid); x++) t.fill(x, grid.start[x]!, grid.start[x + 1]!);
+    peaks = { t, f: grid.f, count: grid.f.length };
+    ownPeaks.set(grid, peaks);
+  }
+  return peaks;
+}
+
+/** Results per song (grid) and position, kept while the grid lives. */
+const repeatCache = new WeakMap<PeakGrid, Map<string, unknown>>();
+function cached<T>(grid: PeakGrid, key: string, compute: () => T): T {
+  let cache = repeatCache.get(grid);
+  if (!cache) {
+    cache = new Map();
+    repeatCache.set(grid, cache);
+  }
+  if (cache.has(key)) return cache.get(key) as T;
+  const value = compute();
+  if (cache.size >= REPEAT_CACHE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+/**
+ * The song's own 10 s around its frame `ref` (within the song): their first frame and their score
+ * against the song where they are (what a repeat's score is a fraction of). Null in a song shorter
+ * than a window.
+ */
+function ownWindowOf(grid: PeakGrid, ref: number): { from: number; own: number } | null {
+  const frames = songFramesOf(grid);
+  if (frames < WINDOW_FRAMES) return null;
+  const from = Math.min(frames - WINDOW_FRAMES, Math.max(0, Math.round(ref) - Math.round(WINDOW_FRAMES / 2)));
+  return cached(grid, `own|${from}`, () => {
+    const r = verifyCandidate(ownPeaksOf(grid), from, from + WINDOW_FRAMES, grid, { warp: 0, offset: 0 });
+    return { from, own: r.score };
+  });
+}
+
+/**
+ * Where else the song plays the music of its frame `ref` (song frames, best first): the song's 10 s
+ * around it aligned against the song by single peaks (peakOffsets), each offset verified as a
+ * candidate is; those scoring `ratio` of the 10 s's own score, none within a window of `ref`, at
+ * most `count`.
+ */
+export function repeatsOf(
+  grid: PeakGrid,
+  ref: number,
+  count: number = TRACK_REPEATS,
+  ratio: number = TRACK_REPEAT_RATIO,
+): number[] {
+  if (count <= 0) return [];
+  const window = ownWindowOf(grid, ref);
+  if (!window || window.own <= 0) return [];
+  const at = Math.round(ref);
+  return cached(grid, `repeats|${at}|${count}|${ratio}`, () => {
+    const query = ownPeaksOf(grid);
+    const { from, own } = window;
+    const needed = ratio * own;
+    const found: { ref: number; score: number }[] = [];
+    for (const offset of peakOffsets(query, from, from + WINDOW_FRAMES, grid, 0, REPEAT_OFFSETS)) {
+      if (Math.abs(offset) < WINDOW_FRAMES) continue;
+      const r = verifyCandidate(query, from, from + WINDOW_FRAMES, grid, { warp: 0, offset }, needed);
+      if (r.first < 0 || r.score < needed || Math.abs(r.offset) < WINDOW_FRAMES) continue;
+      if (found.some((x) => Math.abs(x.ref - (at + r.offset)) <= SAME_FRAMES)) continue;
+      found.push({ ref: at + r.offset, score: r.score });
+    }
+    return found
+      .sort((x, y) => y.score - x.score)
+      .slice(0, count)
+      .map((x) => x.ref);
+  });
+}
+
+/**
+ * Whether the song's music at its frame `ref` is heard again at its frame `other` (the song's 10 s
+ * around `ref` verified there, within a settle's frames, at `ratio` of their own score).
+ */
+export function repeatsAt(
+  grid: PeakGrid,
+  ref: number,
+  other: number,
+  ratio: number = TRACK_REPEAT_RATIO,
+): boolean {
+  const window = ownWindowOf(grid, ref);
+  if (!window || window.own <= 0) return false;
+  const offset = Math.round(other) - Math.round(ref);
+  if (Math.abs(offset) <= SAME_FRAMES) return true;
+  return cached(grid, `at|${window.from}|${offset}|${ratio}`, () => {
+    const { from, own } = window;
+    const r = verifyCandidate(
+      ownPeaksOf(grid),
+      from,
+      from + WINDOW_FRAMES,
+      grid,
+      { warp: 0, offset },
+      ratio * own,
+    );
+    return r.first >= 0 && r.score >= ratio * own;
+  });
 }
 
 /**
@@ -274,6 +436,10 @@ export function trackChunk(
   const seedWarps = options.seedWarps ?? TRACK_SEED_WARPS;
   const confirmScore = options.confirmScore ?? TRACK_CONFIRM_SCORE;
   const factor = options.unconfirmedFactor ?? TRACK_UNCONFIRMED_FACTOR;
+  const repeatCount = options.repeats ?? TRACK_REPEATS;
+  const repeatRatio = options.repeatRatio ?? TRACK_REPEAT_RATIO;
+  const siblings = options.siblings === undefined ? TRACK_SIBLINGS : options.siblings > 0;
+  const repeatConfirm = options.repeatConfirm ?? TRACK_REPEAT_CONFIRM;
   const continued = previous !== null && signal.tailSamples > 0;
   const state: TrackState = continued
     ? structuredClone(previous)
@@ -320,15 +486,18 @@ export function trackChunk(
     verifications++;
     if (r.score < floor || r.first < 0) return null;
     // A window of the chunk that hears this stretch as the same song at another position, and
-    // better, says the music is not where the hypothesis has it (chance in a song after a cut,
-    // a loop's other repeat): not counted.
-    const elsewhere = detections.some(
-      (d) =>
-        d.songId === h.songId &&
-        Math.abs(d.window - W) < WINDOW_FRAMES &&
-        d.score > r.score &&
-        Math.abs(d.ref - (refC + h.slope * (d.window - W))) > SAME_FRAMES,
-    );
+    // better, says the music is not where the hypothesis has it (chance in a song after a cut),
+    // unless that position is a repeat of the one predicted (a loop played again: the window
+    // cannot tell the two apart).
+    const elsewhere = detections.some((d) => {
+      if (d.songId !== h.songId || Math.abs(d.window - W) >= WINDOW_FRAMES || d.score <= r.score)
+        return false;
+      const predicted = refC + h.slope * (d.window - W);
+      if (Math.abs(d.ref - predicted) <= SAME_FRAMES) return false;
+      return !repeatsOf(grid, predicted, repeatCount, repeatRatio).some(
+        (x) => Math.abs(x - d.ref) <= SAME_FRAMES,
+      );
+    });
     if (elsewhere) return null;
     return {
       start: W,
@@ -414,21 +583,37 @@ export function trackChunk(
         refit(same);
         continue;
       }
+      const grid = grids.get(d.songId);
+      const repeats = grid ? repeatsOf(grid, d.ref, repeatCount, repeatRatio) : [];
+      // A live hypothesis that has its song at a repeat of the seed's position: the seed heard
+      // its music at another repeat (its position there, not the seed's, anchors nothing).
+      const atRepeat = alive.find(
+        (h) => h.songId === d.songId && repeats.some((x) => Math.abs(predict(h, sc) - x) <= SAME_FRAMES),
+      );
+      if (atRepeat) {
+        atRepeat.seeds.push({ ...seed, ref: Math.round(predict(atRepeat, sc)), atRepeat: true });
+        atRepeat.lastGood = Math.max(atRepeat.lastGood, d.window);
+        continue;
+      }
       // (a seed whose warp the votes chose keeps it: only one found at no warp has no tempo)
       const { warp, ref } = seedWarps && d.warpless ? bestSeedWarp(d) : d;
-      const born: Hypothesis = {
-        songId: d.songId,
-        warp,
-        slope: WARPS[warp]!.a,
-        anchors: [[sc, ref]],
-        born: d.window,
-        lastGood: d.window,
-        seeds: [seed],
-        windows: [],
-        told: 0,
-      };
-      trackBack(born);
-      alive.push(born);
+      // At its position and at each repeat: alternatives, each counting the seed.
+      for (const repeat of [0, ...repeats.map((x) => x - d.ref)]) {
+        const born: Hypothesis = {
+          songId: d.songId,
+          warp,
+          slope: WARPS[warp]!.a,
+          anchors: [[sc, ref + repeat]],
+          born: d.window,
+          lastGood: d.window,
+          seeds: [{ ...seed, ref: seed.ref + repeat }],
+          windows: [],
+          told: 0,
+          repeat,
+        };
+        trackBack(born);
+        alive.push(born);
+      }
     }
     // Bounded: the strongest hypotheses by the best seed they have shown.
     alive.sort(
@@ -472,10 +657,37 @@ export function trackChunk(
   // another song's window heard their stretch at least as well as their best (two songs sharing
   // music: it is that song's).
   const plays: TrackedPlay[] = [];
-  for (const h of [...done, ...alive]) {
-    const evidence = evidenceOf(h);
-    const confirmed = confirmedOf(h, confirmScore);
+  const all = [...done, ...alive];
+  const evidences = new Map(all.map((h) => [h, evidenceOf(h)]));
+  for (const h of all) {
+    const evidence = evidences.get(h)!;
+    const grid = grids.get(h.songId);
+    // A hypothesis begun at a repeat is confirmed only where its seed's own position has other
+    // music (repeatConfirm 2: music of no repeat at all).
+    // (nor does a seed heard at a repeat of its position confirm any)
+    const confirming = (w: TrackedWindow) =>
+      repeatConfirm <= 0 ||
+      (!w.atRepeat &&
+        (h.repeat === 0 ||
+          !grid ||
+          (repeatConfirm > 1
+            ? repeatsOf(grid, w.ref, repeatCount, repeatRatio).length === 0
+            : !repeatsAt(grid, w.ref, w.ref - h.repeat, repeatRatio))));
+    const confirmed = confirmedOf(h, confirmScore, confirming);
     if (!reachesBound({ evidence, confirmed }, bound, factor) || evidence <= h.told) continue;
+    // Of a seed's alternatives (at its position and its repeats), only the one with most evidence.
+    if (
+      siblings &&
+      all.some(
+        (x) =>
+          x !== h &&
+          x.songId === h.songId &&
+          x.seeds[0]!.start === h.seeds[0]!.start &&
+          (evidences.get(x)! > evidence ||
+            (evidences.get(x) === evidence && Math.abs(x.repeat) < Math.abs(h.repeat))),
+      )
+    )
+      continue;
     const span = spanOf(h);
     const play = playOf(h, span, grids.get(h.songId), signalStart / HOP);
     const shared = state.heard.some(

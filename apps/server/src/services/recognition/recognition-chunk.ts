@@ -128,7 +128,7 @@ export interface StoredTracking {
  * The shape of TrackState (audio/fingerprint/tracking.ts) as stored: raise it when that shape or
  * its meaning changes (`recognition-tracking.int.test.ts` lists the fields it was written for).
  */
-export const TRACK_STATE_FORMAT = 1;
+export const TRACK_STATE_FORMAT = 2;
 const STORED_FORMAT = `track${TRACK_STATE_FORMAT}|${FINGERPRINT_VERSION}`;
 
 export const storedTracking = (state: TrackState): StoredTracking => ({ format: STORED_FORMAT, state });

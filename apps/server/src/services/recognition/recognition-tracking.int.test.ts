@@ -157,8 +157,8 @@ describe('a song heard only through its tracked hypothesis', () => {
     const stored = row!.tracking as { format: string; state: Record<string, unknown> };
     // A change of TrackState's fields (audio/fingerprint/tracking.ts) must raise TRACK_STATE_FORMAT,
     // so that no process reads a state of the old shape as the new one; then update these lists.
-    expect(TRACK_STATE_FORMAT).toBe(1);
-    expect(stored.format).toMatch(/^track1\|/);
+    expect(TRACK_STATE_FORMAT).toBe(2);
+    expect(stored.format).toMatch(/^track2\|/);
     expect(Object.keys(stored.state).sort()).toEqual([
       'endSample',
       'heard',
@@ -172,6 +172,7 @@ describe('a song heard only through its tracked hypothesis', () => {
       'anchors',
       'born',
       'lastGood',
+      'repeat',
       'seeds',
       'slope',
       'songId',
