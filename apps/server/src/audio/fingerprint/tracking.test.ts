@@ -27,6 +27,7 @@ import {
   TRACK_CONFIRM_SCORE,
   TRACK_MAX_ALIVE,
   TRACK_REPEATS,
+  TRACK_RIVAL_RATIO,
   TRACK_UNCONFIRMED_FACTOR,
   type TrackedWindow,
   type TrackState,
@@ -380,6 +381,62 @@ describe('tracking', () => {
       const alone = await tracked({ repeats: 0 });
       expect(alone.filter((p) => Math.abs(p.at + p.songStartS) < 2)).toEqual([]);
       expect(TRACK_REPEATS).toBeGreaterThan(0);
+    }, 60_000);
+
+    it("hears where a repeat's window tells the seed's alternatives apart (repeatConfirm 3)", async () => {
+      let { state } = trackChunk(
+        null,
+        { ...(await chunkSignal(heard, 0, 50, 0, [misplaced])), grids: loopGrids },
+        { repeatConfirm: 3 },
+      );
+      state = trackChunk(
+        state,
+        { ...(await chunkSignal(heard, 30, 80, 20, [])), grids: loopGrids },
+        { repeatConfirm: 3 },
+      ).state;
+      // The hypothesis at the repeat (where the song plays): each window of it at the confirming
+      // score verified too where the seed's own position has the song then (60 s later).
+      const repeat = state.hypotheses.find((x) => Math.abs(x.repeat - at(-60)) <= 2)!;
+      const rated = repeat.windows.filter((w) => w.rival !== undefined);
+      const inA = rated.filter((w) => w.ref <= at(16));
+      const inBC = rated.filter((w) => w.ref >= at(24) && w.ref <= at(56));
+      // In A (the seed's position has A too) the audio is heard as well there: it tells nothing.
+      expect(inA.length).toBeGreaterThan(0);
+      for (const w of inA) expect(w.rival!).toBeGreaterThanOrEqual(0.75 * w.score);
+      // In B and C (the seed's position has A and D) it is heard where the repeat has it only.
+      expect(inBC.length).toBeGreaterThan(3);
+      for (const w of inBC) expect(w.rival!).toBeLessThan(TRACK_RIVAL_RATIO * w.score);
+      // So under mode 3 a window in A confirms nothing, one in B does; rivalRatio sets the line.
+      const window = (k: number, ref: number, score: number, rival: number): TrackedWindow => ({
+        start: repeat.seeds[0]!.start + k * WINDOW_HOP,
+        score,
+        first: repeat.seeds[0]!.start + k * WINDOW_HOP + 10,
+        last: repeat.seeds[0]!.start + k * WINDOW_HOP + WINDOW_FRAMES - 10,
+        ref,
+        rival,
+      });
+      const a = [window(2, at(15), 60, 50), window(4, at(20), 70, 60)];
+      const b = window(6, at(30), TRACK_CONFIRM_SCORE, -1);
+      const tell = (windows: TrackedWindow[], options: Parameters<typeof trackChunk>[2] = {}) =>
+        trackChunk(
+          {
+            ...state,
+            hypotheses: [{ ...repeat, seeds: repeat.seeds.slice(0, 1), windows, told: 0 }],
+            nextWindow: repeat.seeds[0]!.start + 100 * WINDOW_HOP,
+          },
+          {
+            samples: 0,
+            tailSamples: 1,
+            totalFrames: 0,
+            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
+            detections: [],
+            grids: loopGrids,
+          },
+          { repeatConfirm: 3, ...options },
+        ).plays.map((p) => [p.evidence, p.confirmed]);
+      expect(tell(a)).toEqual([]);
+      expect(tell([...a, b])).toEqual([[200, true]]);
+      expect(tell(a, { rivalRatio: 0.9 })).toEqual([[170, true]]);
     }, 60_000);
 
     it("makes a repeat no free try: one of a seed's alternatives told, confirmed where they differ", async () => {

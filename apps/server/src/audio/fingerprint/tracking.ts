@@ -127,7 +127,19 @@ export const TRACK_REPEAT_RATIO = 0.5;
  * with a chance control").
  */
 export const TRACK_SIBLINGS = true;
-export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 = 2;
+export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 | 3 = 2;
+/**
+ * Mode 3 of TRACK_REPEAT_CONFIRM (measured, not the server's): a window at the confirming score
+ * confirms a hypothesis begun at a repeat when the same audio, verified where the seed's other
+ * alternatives (its own position, its other repeats) have their song at that moment, scores under
+ * this ratio of the window's own score there: the room's audio, not the song's own peaks, says the
+ * window tells the alternatives apart. Held-out night 2's song 25 (a loop track) is confirmed by a
+ * window of 34.5 whose rival scores 23.5 (0.68): kept at 0.75, lost at 0.5; but music outside the
+ * index (music005 heard as that song, at the same repeat) has a confirming window of 31.5 whose
+ * rival scores 23.5 (0.746), confirmed at 0.75 (docs/performance.md, "The loop rule's extra
+ * held-out play, traced").
+ */
+export const TRACK_RIVAL_RATIO = 0.5;
 
 /** Seed and prediction this close (frames) are one hypothesis. */
 const SAME_FRAMES = 6;
@@ -150,6 +162,11 @@ export interface TrackedWindow {
   ref: number;
   /** A seed heard at a repeat of the position its hypothesis has (TRACK_REPEATS): it does not tell that position. */
   atRepeat?: true;
+  /**
+   * Of a window tracked for a hypothesis begun at a repeat (TRACK_REPEAT_CONFIRM 3): its best score
+   * verified where the seed's other alternatives have their song at that moment (-1: none verified).
+   */
+  rival?: number;
 }
 
 export interface Hypothesis {
@@ -227,9 +244,13 @@ export interface TrackOptions {
   siblings?: number;
   /**
    * TRACK_REPEAT_CONFIRM unless given (0: any window confirms a repeat's hypothesis; 1: one where
-   * its seed's position has other music; 2: one at music of no repeat in its song).
+   * its seed's position has other music; 2: one at music of no repeat in its song; 3: one whose
+   * audio, verified where the seed's other alternatives have their song, scores under
+   * rivalRatio of its own score there).
    */
   repeatConfirm?: number;
+  /** TRACK_RIVAL_RATIO unless given. */
+  rivalRatio?: number;
 }
 
 /** Whether a tracked play reaches `bound` (TRACK_BOUND; TRACK_UNCONFIRMED_FACTOR times it unconfirmed). */
@@ -440,6 +461,7 @@ export function trackChunk(
   const repeatRatio = options.repeatRatio ?? TRACK_REPEAT_RATIO;
   const siblings = options.siblings === undefined ? TRACK_SIBLINGS : options.siblings > 0;
   const repeatConfirm = options.repeatConfirm ?? TRACK_REPEAT_CONFIRM;
+  const rivalRatio = options.rivalRatio ?? TRACK_RIVAL_RATIO;
   const continued = previous !== null && signal.tailSamples > 0;
   const state: TrackState = continued
     ? structuredClone(previous)
@@ -499,13 +521,34 @@ export function trackChunk(
       );
     });
     if (elsewhere) return null;
-    return {
+    const found: TrackedWindow = {
       start: W,
       score: r.score,
       first: r.first + s,
       last: r.last + s,
       ref: Math.round(local * a) + r.offset,
     };
+    // A hypothesis begun at a repeat: the same audio verified where its seed's other alternatives
+    // (its own position and its other repeats) have their song now (TRACK_REPEAT_CONFIRM 3).
+    if (repeatConfirm === 3 && h.repeat !== 0 && r.score >= confirmScore) {
+      const own = h.seeds[0]!.ref - h.repeat;
+      const others = [0, ...repeatsOf(grid, own, repeatCount, repeatRatio).map((x) => x - own)].filter(
+        (x) => Math.abs(x - h.repeat) > SAME_FRAMES,
+      );
+      let rival = -1;
+      for (const other of others) {
+        const at = refC - h.repeat + other;
+        if (at < 0 || at > songFramesOf(grid)) continue;
+        const v = verifyCandidate(peaks, W - s, W - s + WINDOW_FRAMES, grid, {
+          warp: h.warp,
+          offset: Math.round(at) - Math.round(local * a),
+        });
+        verifications++;
+        if (v.first >= 0) rival = Math.max(rival, v.score);
+      }
+      found.rival = rival;
+    }
+    return found;
   };
 
   /**
@@ -670,9 +713,11 @@ export function trackChunk(
       (!w.atRepeat &&
         (h.repeat === 0 ||
           !grid ||
-          (repeatConfirm > 1
-            ? repeatsOf(grid, w.ref, repeatCount, repeatRatio).length === 0
-            : !repeatsAt(grid, w.ref, w.ref - h.repeat, repeatRatio))));
+          (repeatConfirm === 3
+            ? w.rival !== undefined && w.rival < rivalRatio * w.score
+            : repeatConfirm > 1
+              ? repeatsOf(grid, w.ref, repeatCount, repeatRatio).length === 0
+              : !repeatsAt(grid, w.ref, w.ref - h.repeat, repeatRatio))));
     const confirmed = confirmedOf(h, confirmScore, confirming);
     if (!reachesBound({ evidence, confirmed }, bound, factor) || evidence <= h.told) continue;
     // Of a seed's alternatives (at its position and its repeats), only the one with most evidence.
