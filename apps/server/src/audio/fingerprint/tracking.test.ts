@@ -481,13 +481,15 @@ describe('tracking', () => {
         ).plays.map((p) => [p.evidence, p.confirmed]);
       const inAOnly = { ...repeat!, windows: inA };
       expect(evidenceOf(inAOnly)).toBe(40 + 130);
-      // Its windows in A hear music the song plays twice (the seed's own position has it there
-      // too): they confirm nothing, so 170 is under the unconfirmed bound (180).
-      expect(tell([inAOnly])).toEqual([]);
+      // Under repeat confirmation (modes 1 and 2) its windows in A hear music the song plays twice
+      // (the seed's own position has it there too): they confirm nothing, so 170 is under the
+      // unconfirmed bound (180). (Alone, without a sibling, the margin does not ask it.)
+      expect(tell([inAOnly], { repeatConfirm: 2 })).toEqual([]);
       expect(tell([inAOnly], { repeatConfirm: 1 })).toEqual([]);
       expect(tell([inAOnly], { repeatConfirm: 0 })).toEqual([[170, true]]);
+      expect(tell([inAOnly])).toEqual([[170, true]]);
       // A window in B (music of no repeat) tells where it is.
-      expect(tell([{ ...repeat!, windows: [...inA, inB] }])).toEqual([[200, true]]);
+      expect(tell([{ ...repeat!, windows: [...inA, inB] }], { repeatConfirm: 2 })).toEqual([[200, true]]);
       // Of two alternatives of one seed at the bound, only the one with more evidence is told.
       const both = [
         { ...repeat!, windows: [inB, window(seedStart + 8 * WINDOW_HOP, at(40), 60)] },
@@ -500,10 +502,64 @@ describe('tracking', () => {
         },
       ];
       expect(tell(both)).toEqual([[130, true]]);
-      expect(tell(both, { siblings: 0 })).toEqual([
+      // (the margin off too: beside a sibling of as much evidence, the repeat's is not confirmed)
+      expect(tell(both, { siblings: 0 })).toEqual([[130, true]]);
+      expect(tell(both, { siblings: 0, siblingMargin: 0 })).toEqual([
         [130, true],
         [130, true],
       ]);
+    }, 60_000);
+
+    it("confirms a repeat's hypothesis only when it leads the seed's other alternatives by a margin", async () => {
+      const { state } = trackChunk(null, {
+        ...(await chunkSignal(heard, 0, 50, 0, [misplaced])),
+        grids: loopGrids,
+      });
+      const [own, repeat] = [0, at(-60)].map((r) => {
+        const h = state.hypotheses.find((x) => Math.abs(x.repeat - r) <= 2);
+        return h && { ...h, told: 0 };
+      });
+      const seedStart = repeat!.seeds[0]!.start;
+      const window = (k: number, ref: number, score: number): TrackedWindow => ({
+        start: seedStart + k * WINDOW_HOP,
+        score,
+        first: seedStart + k * WINDOW_HOP + 10,
+        last: seedStart + k * WINDOW_HOP + WINDOW_FRAMES - 10,
+        ref,
+      });
+      // The repeat's hypothesis confirmed in A (a window of 60: TRACK_REPEAT_CONFIRM 0), 170 of
+      // evidence; the seed's own position heard as well (chance fitting both: 150 of evidence) or
+      // not at all (its seed alone: 0).
+      const atRepeat = { ...repeat!, windows: [window(2, at(15), 60), window(4, at(20), 70)] };
+      const fitsToo = { ...own!, windows: [window(2, at(75), 50), window(4, at(80), 60)] };
+      const tell = (hypotheses: Hypothesis[], siblingMargin?: number) =>
+        trackChunk(
+          { ...state, hypotheses, nextWindow: seedStart + 100 * WINDOW_HOP },
+          {
+            samples: 0,
+            tailSamples: 1,
+            totalFrames: 0,
+            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
+            detections: [],
+            grids: loopGrids,
+          },
+          siblingMargin === undefined ? {} : { siblingMargin },
+        ).plays.map((p) => [p.evidence, p.confirmed]);
+      expect(evidenceOf(atRepeat)).toBe(170);
+      expect(evidenceOf(fitsToo)).toBe(150);
+      // The server's rule: unconfirmed beside a sibling at 150, confirmed beside one at 0.
+      expect(tell([atRepeat, fitsToo])).toEqual([]);
+      expect(tell([atRepeat, { ...own!, windows: [] }])).toEqual([[170, true]]);
+      // Without the margin it is told confirmed either way (the leader of its siblings).
+      expect(tell([atRepeat, fitsToo], 0)).toEqual([[170, true]]);
+      // With it, a sibling at 150 (0.88 of 170) leaves it unconfirmed (170 is under 180) ...
+      expect(tell([atRepeat, fitsToo], 0.5)).toEqual([]);
+      expect(tell([atRepeat, fitsToo], 0.9)).toEqual([[170, true]]);
+      // ... and a sibling with its seed alone (evidence 0) does not.
+      expect(tell([atRepeat, { ...own!, windows: [] }], 0.5)).toEqual([[170, true]]);
+      // (the seed's own position is confirmed as before: the margin asks a repeat's hypothesis only)
+      const ownLeads = { ...fitsToo, windows: [...fitsToo.windows, window(6, at(85), 60)] };
+      expect(tell([atRepeat, ownLeads], 0.5)).toEqual([[210, true]]);
     }, 60_000);
   });
 });

@@ -116,18 +116,20 @@ export const TRACK_REPEAT_RATIO = 0.5;
 /**
  * A repeat is not a free try for chance: of a seed's alternatives (siblings: its hypotheses at its
  * position and at its repeats) only the one with most evidence is told (TRACK_SIBLINGS), and a
- * hypothesis begun at a repeat is confirmed (TRACK_CONFIRM_SCORE) only by a window at a position of
- * its song whose music has no repeat in the song (TRACK_REPEAT_CONFIRM 2: such a window tells
- * where in the song it is, which a window in the song's loops cannot; 1: only where its seed's own
- * position has other music; 0: any window, as a hypothesis at the seed's position). Over 11.01 h
- * of music outside the index (planetblupi's music005 heard as music008 of the same game, a track
- * of loops), a repeat's hypothesis reached 106.0 confirmed under 1 and 0 (main: none confirmed,
- * at most 100.5 unconfirmed), none under 2 (at most 114.5 unconfirmed, against 180); the tuning
- * nights find the same under each (docs/performance.md, "Every repeat of a seed's music tracked,
- * with a chance control").
+ * hypothesis begun at a repeat is confirmed (TRACK_CONFIRM_SCORE) only while it leads every sibling
+ * by TRACK_SIBLING_MARGIN. TRACK_REPEAT_CONFIRM asks besides for a window at certain music (2: of
+ * no repeat in the song, which tells where in the song it is; 1: other than the seed's own
+ * position has; 0: any window, as a hypothesis at the seed's position; 3: below). Over 11.01 h of
+ * music outside the index (planetblupi's music005 heard as music008 of the same game, a track of
+ * loops) a repeat's hypothesis reached 106.0 confirmed under 1 and 0 alone (main: none confirmed,
+ * at most 100.5 unconfirmed), none under 2; but mode 2 loses held-out night 2's song 25, which a
+ * window at music its song plays four times confirms (docs/performance.md, "Every repeat of a
+ * seed's music tracked, with a chance control", "The loop rule's extra held-out play, traced").
+ * The margin (with mode 0) keeps it and confirms no chance (docs/performance.md, "Siblings with a
+ * margin").
  */
 export const TRACK_SIBLINGS = true;
-export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 | 3 = 2;
+export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 | 3 = 0;
 /**
  * Mode 3 of TRACK_REPEAT_CONFIRM (measured, not the server's): a window at the confirming score
  * confirms a hypothesis begun at a repeat when the same audio, verified where the seed's other
@@ -140,6 +142,16 @@ export const TRACK_REPEAT_CONFIRM: 0 | 1 | 2 | 3 = 2;
  * held-out play, traced").
  */
 export const TRACK_RIVAL_RATIO = 0.5;
+/**
+ * Siblings with a margin: a hypothesis begun at a repeat is confirmed only while every sibling
+ * still tracked (the seed's hypotheses at its own position and its other repeats) has under this
+ * fraction of its evidence: the room's audio, window after window, fits that alternative and not
+ * the others (0: off). Music outside the index heard as a loop track fits two alike: planetblupi's
+ * music005 as music008 had 62.5 at a repeat beside 46 at the seed's position, then 106.0 beside
+ * 100.5 (0.74, 0.95: confirmed at 0.75 and 0.9 while at 62.5, never at 0.5); held-out night 2's
+ * song 25 has 123.5 beside 0 (docs/performance.md, "Siblings with a margin").
+ */
+export const TRACK_SIBLING_MARGIN = 0.5;
 
 /** Seed and prediction this close (frames) are one hypothesis. */
 const SAME_FRAMES = 6;
@@ -251,6 +263,11 @@ export interface TrackOptions {
   repeatConfirm?: number;
   /** TRACK_RIVAL_RATIO unless given. */
   rivalRatio?: number;
+  /**
+   * TRACK_SIBLING_MARGIN unless given (0: off): a hypothesis begun at a repeat is confirmed only
+   * while each of its siblings has under this fraction of its evidence.
+   */
+  siblingMargin?: number;
 }
 
 /** Whether a tracked play reaches `bound` (TRACK_BOUND; TRACK_UNCONFIRMED_FACTOR times it unconfirmed). */
@@ -462,6 +479,7 @@ export function trackChunk(
   const siblings = options.siblings === undefined ? TRACK_SIBLINGS : options.siblings > 0;
   const repeatConfirm = options.repeatConfirm ?? TRACK_REPEAT_CONFIRM;
   const rivalRatio = options.rivalRatio ?? TRACK_RIVAL_RATIO;
+  const siblingMargin = options.siblingMargin ?? TRACK_SIBLING_MARGIN;
   const continued = previous !== null && signal.tailSamples > 0;
   const state: TrackState = continued
     ? structuredClone(previous)
@@ -702,6 +720,9 @@ export function trackChunk(
   const plays: TrackedPlay[] = [];
   const all = [...done, ...alive];
   const evidences = new Map(all.map((h) => [h, evidenceOf(h)]));
+  // The seed's other alternatives still tracked (same song, same first seed).
+  const siblingsOf = (h: Hypothesis) =>
+    all.filter((x) => x !== h && x.songId === h.songId && x.seeds[0]!.start === h.seeds[0]!.start);
   for (const h of all) {
     const evidence = evidences.get(h)!;
     const grid = grids.get(h.songId);
@@ -718,18 +739,20 @@ export function trackChunk(
             : repeatConfirm > 1
               ? repeatsOf(grid, w.ref, repeatCount, repeatRatio).length === 0
               : !repeatsAt(grid, w.ref, w.ref - h.repeat, repeatRatio))));
-    const confirmed = confirmedOf(h, confirmScore, confirming);
+    // (siblings with a margin: a repeat's hypothesis leads every alternative of its seed by it)
+    const confirmed =
+      confirmedOf(h, confirmScore, confirming) &&
+      (siblingMargin <= 0 ||
+        h.repeat === 0 ||
+        siblingsOf(h).every((x) => evidences.get(x)! < siblingMargin * evidence));
     if (!reachesBound({ evidence, confirmed }, bound, factor) || evidence <= h.told) continue;
     // Of a seed's alternatives (at its position and its repeats), only the one with most evidence.
     if (
       siblings &&
-      all.some(
+      siblingsOf(h).some(
         (x) =>
-          x !== h &&
-          x.songId === h.songId &&
-          x.seeds[0]!.start === h.seeds[0]!.start &&
-          (evidences.get(x)! > evidence ||
-            (evidences.get(x) === evidence && Math.abs(x.repeat) < Math.abs(h.repeat))),
+          evidences.get(x)! > evidence ||
+          (evidences.get(x) === evidence && Math.abs(x.repeat) < Math.abs(h.repeat)),
       )
     )
       continue;
