@@ -361,6 +361,53 @@ describe('tracking', () => {
       return found;
     };
 
+    /** The plays told from `state` holding `hypotheses`, with no new audio: [evidence, confirmed]. */
+    const tellFrom = (
+      state: TrackState,
+      hypotheses: Hypothesis[],
+      options: Parameters<typeof trackChunk>[2] = {},
+    ) =>
+      trackChunk(
+        { ...state, hypotheses, nextWindow: hypotheses[0]!.seeds[0]!.start + 100 * WINDOW_HOP },
+        {
+          samples: 0,
+          tailSamples: 1,
+          totalFrames: 0,
+          peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
+          detections: [],
+          grids: loopGrids,
+        },
+        options,
+      ).plays.map((p) => [p.evidence, p.confirmed]);
+    /** A tracked window `k` hops after `from` that heard the song at its frame `ref`. */
+    const windowAt = (
+      from: number,
+      k: number,
+      ref: number,
+      score: number,
+      rival?: number,
+    ): TrackedWindow => ({
+      start: from + k * WINDOW_HOP,
+      score,
+      first: from + k * WINDOW_HOP + 10,
+      last: from + k * WINDOW_HOP + WINDOW_FRAMES - 10,
+      ref,
+      ...(rival === undefined ? {} : { rival }),
+    });
+    /** The misplaced seed's hypotheses at its own position and at its repeat, as never told. */
+    const seedHypotheses = async () => {
+      const { state } = trackChunk(null, {
+        ...(await chunkSignal(heard, 0, 50, 0, [misplaced])),
+        grids: loopGrids,
+      });
+      const [own, repeat] = [0, at(-60)].map((r) => {
+        const h = state.hypotheses.find((x) => Math.abs(x.repeat - r) <= 2);
+        expect(h).toBeDefined();
+        return { ...h!, told: 0 };
+      });
+      return { state, own: own!, repeat: repeat!, seedStart: repeat!.seeds[0]!.start };
+    };
+
     it("finds a position's repeats by the song's own peaks", () => {
       const [repeat, ...others] = repeatsOf(loopGrid, at(70));
       expect(Math.abs(repeat! - at(10))).toBeLessThanOrEqual(2);
@@ -407,79 +454,30 @@ describe('tracking', () => {
       expect(inBC.length).toBeGreaterThan(3);
       for (const w of inBC) expect(w.rival!).toBeLessThan(TRACK_RIVAL_RATIO * w.score);
       // So under mode 3 a window in A confirms nothing, one in B does; rivalRatio sets the line.
-      const window = (k: number, ref: number, score: number, rival: number): TrackedWindow => ({
-        start: repeat.seeds[0]!.start + k * WINDOW_HOP,
-        score,
-        first: repeat.seeds[0]!.start + k * WINDOW_HOP + 10,
-        last: repeat.seeds[0]!.start + k * WINDOW_HOP + WINDOW_FRAMES - 10,
-        ref,
-        rival,
-      });
+      const window = (k: number, ref: number, score: number, rival: number) =>
+        windowAt(repeat.seeds[0]!.start, k, ref, score, rival);
       const a = [window(2, at(15), 60, 50), window(4, at(20), 70, 60)];
       const b = window(6, at(30), TRACK_CONFIRM_SCORE, -1);
       const tell = (windows: TrackedWindow[], options: Parameters<typeof trackChunk>[2] = {}) =>
-        trackChunk(
-          {
-            ...state,
-            hypotheses: [{ ...repeat, seeds: repeat.seeds.slice(0, 1), windows, told: 0 }],
-            nextWindow: repeat.seeds[0]!.start + 100 * WINDOW_HOP,
-          },
-          {
-            samples: 0,
-            tailSamples: 1,
-            totalFrames: 0,
-            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
-            detections: [],
-            grids: loopGrids,
-          },
-          { repeatConfirm: 3, ...options },
-        ).plays.map((p) => [p.evidence, p.confirmed]);
+        tellFrom(state, [{ ...repeat, seeds: repeat.seeds.slice(0, 1), windows, told: 0 }], {
+          repeatConfirm: 3,
+          ...options,
+        });
       expect(tell(a)).toEqual([]);
       expect(tell([...a, b])).toEqual([[200, true]]);
       expect(tell(a, { rivalRatio: 0.9 })).toEqual([[170, true]]);
     }, 60_000);
 
     it("makes a repeat no free try: one of a seed's alternatives told, confirmed where they differ", async () => {
-      const { state } = trackChunk(null, {
-        ...(await chunkSignal(heard, 0, 50, 0, [misplaced])),
-        grids: loopGrids,
-      });
-      // (as never told: its windows below replace those it was tracked with)
-      const [own, repeat] = [0, at(-60)].map((r) => {
-        const h = state.hypotheses.find((x) => Math.abs(x.repeat - r) <= 2);
-        return h && { ...h, told: 0 };
-      });
-      expect(own).toBeDefined();
-      expect(repeat).toBeDefined();
+      const { state, own, repeat, seedStart } = await seedHypotheses();
       // Windows (song position `ref`) each at the confirming score: at 10 s (in A: the seed's own
       // position there, 70 s, has the same music) and at 30 s (in B; 90 s is D).
-      const window = (start: number, ref: number, score: number): TrackedWindow => ({
-        start,
-        score,
-        first: start + 10,
-        last: start + WINDOW_FRAMES - 10,
-        ref,
-      });
-      const seedStart = repeat!.seeds[0]!.start;
-      const inA = [
-        window(seedStart + 2 * WINDOW_HOP, at(15), 60),
-        window(seedStart + 4 * WINDOW_HOP, at(20), 70),
-      ];
-      const inB = window(seedStart + 6 * WINDOW_HOP, at(30), TRACK_CONFIRM_SCORE);
+      const window = (k: number, ref: number, score: number) => windowAt(seedStart, k, ref, score);
+      const inA = [window(2, at(15), 60), window(4, at(20), 70)];
+      const inB = window(6, at(30), TRACK_CONFIRM_SCORE);
       const tell = (hypotheses: Hypothesis[], options: Parameters<typeof trackChunk>[2] = {}) =>
-        trackChunk(
-          { ...state, hypotheses, nextWindow: seedStart + 100 * WINDOW_HOP },
-          {
-            samples: 0,
-            tailSamples: 1,
-            totalFrames: 0,
-            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
-            detections: [],
-            grids: loopGrids,
-          },
-          options,
-        ).plays.map((p) => [p.evidence, p.confirmed]);
-      const inAOnly = { ...repeat!, windows: inA };
+        tellFrom(state, hypotheses, options);
+      const inAOnly = { ...repeat, windows: inA };
       expect(evidenceOf(inAOnly)).toBe(40 + 130);
       // Under repeat confirmation (modes 1 and 2) its windows in A hear music the song plays twice
       // (the seed's own position has it there too): they confirm nothing, so 170 is under the
@@ -489,17 +487,11 @@ describe('tracking', () => {
       expect(tell([inAOnly], { repeatConfirm: 0 })).toEqual([[170, true]]);
       expect(tell([inAOnly])).toEqual([[170, true]]);
       // A window in B (music of no repeat) tells where it is.
-      expect(tell([{ ...repeat!, windows: [...inA, inB] }], { repeatConfirm: 2 })).toEqual([[200, true]]);
+      expect(tell([{ ...repeat, windows: [...inA, inB] }], { repeatConfirm: 2 })).toEqual([[200, true]]);
       // Of two alternatives of one seed at the bound, only the one with more evidence is told.
       const both = [
-        { ...repeat!, windows: [inB, window(seedStart + 8 * WINDOW_HOP, at(40), 60)] },
-        {
-          ...own!,
-          windows: [
-            window(seedStart + 8 * WINDOW_HOP, at(100), 30),
-            window(seedStart + 10 * WINDOW_HOP, at(105), 60),
-          ],
-        },
+        { ...repeat, windows: [inB, window(8, at(40), 60)] },
+        { ...own, windows: [window(8, at(100), 30), window(10, at(105), 60)] },
       ];
       expect(tell(both)).toEqual([[130, true]]);
       // (the margin off too: beside a sibling of as much evidence, the repeat's is not confirmed)
@@ -511,52 +503,27 @@ describe('tracking', () => {
     }, 60_000);
 
     it("confirms a repeat's hypothesis only when it leads the seed's other alternatives by a margin", async () => {
-      const { state } = trackChunk(null, {
-        ...(await chunkSignal(heard, 0, 50, 0, [misplaced])),
-        grids: loopGrids,
-      });
-      const [own, repeat] = [0, at(-60)].map((r) => {
-        const h = state.hypotheses.find((x) => Math.abs(x.repeat - r) <= 2);
-        return h && { ...h, told: 0 };
-      });
-      const seedStart = repeat!.seeds[0]!.start;
-      const window = (k: number, ref: number, score: number): TrackedWindow => ({
-        start: seedStart + k * WINDOW_HOP,
-        score,
-        first: seedStart + k * WINDOW_HOP + 10,
-        last: seedStart + k * WINDOW_HOP + WINDOW_FRAMES - 10,
-        ref,
-      });
+      const { state, own, repeat, seedStart } = await seedHypotheses();
+      const window = (k: number, ref: number, score: number) => windowAt(seedStart, k, ref, score);
       // The repeat's hypothesis confirmed in A (a window of 60: TRACK_REPEAT_CONFIRM 0), 170 of
       // evidence; the seed's own position heard as well (chance fitting both: 150 of evidence) or
       // not at all (its seed alone: 0).
-      const atRepeat = { ...repeat!, windows: [window(2, at(15), 60), window(4, at(20), 70)] };
-      const fitsToo = { ...own!, windows: [window(2, at(75), 50), window(4, at(80), 60)] };
+      const atRepeat = { ...repeat, windows: [window(2, at(15), 60), window(4, at(20), 70)] };
+      const fitsToo = { ...own, windows: [window(2, at(75), 50), window(4, at(80), 60)] };
       const tell = (hypotheses: Hypothesis[], siblingMargin?: number) =>
-        trackChunk(
-          { ...state, hypotheses, nextWindow: seedStart + 100 * WINDOW_HOP },
-          {
-            samples: 0,
-            tailSamples: 1,
-            totalFrames: 0,
-            peaks: { t: new Int32Array(), f: new Float32Array(), count: 0 },
-            detections: [],
-            grids: loopGrids,
-          },
-          siblingMargin === undefined ? {} : { siblingMargin },
-        ).plays.map((p) => [p.evidence, p.confirmed]);
+        tellFrom(state, hypotheses, siblingMargin === undefined ? {} : { siblingMargin });
       expect(evidenceOf(atRepeat)).toBe(170);
       expect(evidenceOf(fitsToo)).toBe(150);
       // The server's rule: unconfirmed beside a sibling at 150, confirmed beside one at 0.
       expect(tell([atRepeat, fitsToo])).toEqual([]);
-      expect(tell([atRepeat, { ...own!, windows: [] }])).toEqual([[170, true]]);
+      expect(tell([atRepeat, { ...own, windows: [] }])).toEqual([[170, true]]);
       // Without the margin it is told confirmed either way (the leader of its siblings).
       expect(tell([atRepeat, fitsToo], 0)).toEqual([[170, true]]);
       // With it, a sibling at 150 (0.88 of 170) leaves it unconfirmed (170 is under 180) ...
       expect(tell([atRepeat, fitsToo], 0.5)).toEqual([]);
       expect(tell([atRepeat, fitsToo], 0.9)).toEqual([[170, true]]);
       // ... and a sibling with its seed alone (evidence 0) does not.
-      expect(tell([atRepeat, { ...own!, windows: [] }], 0.5)).toEqual([[170, true]]);
+      expect(tell([atRepeat, { ...own, windows: [] }], 0.5)).toEqual([[170, true]]);
       // (the seed's own position is confirmed as before: the margin asks a repeat's hypothesis only)
       const ownLeads = { ...fitsToo, windows: [...fitsToo.windows, window(6, at(85), 60)] };
       expect(tell([atRepeat, ownLeads], 0.5)).toEqual([[210, true]]);
