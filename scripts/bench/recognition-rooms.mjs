@@ -166,9 +166,6 @@ const sketch = sketchOption
   : null;
 const sketchTops = String(option('--sketch-top', '20,50')).split(',').map(Number);
 const tripletSongs = Number(option('--triplets', 0));
-// --verify2 out.json: a second verification feature (recognition/verify2.mjs, Haitsma-Kalker
-// sub-fingerprints) scored at every key a 10 s window's search tries; the records saved for
-// scripts/bench/recognition/verify2-report.mjs.
 const verify2Out = option('--verify2', null);
 
 const quantile = (values, q) => {
