@@ -726,9 +726,10 @@ export function trackChunk(
   for (const h of all) {
     const evidence = evidences.get(h)!;
     const grid = grids.get(h.songId);
-    // A hypothesis begun at a repeat is confirmed only where its seed's own position has other
-    // music (repeatConfirm 2: music of no repeat at all).
-    // (nor does a seed heard at a repeat of its position confirm any)
+    // Which windows confirm (TRACK_REPEAT_CONFIRM): under 0, the server's, any (the margin below
+    // is the control); under 1-3 a hypothesis begun at a repeat is confirmed only where its seed's
+    // own position has other music (1), by music of no repeat at all (2), or where the audio tells
+    // the alternatives apart (3), and a seed heard at a repeat of its position confirms none.
     const confirming = (w: TrackedWindow) =>
       repeatConfirm <= 0 ||
       (!w.atRepeat &&
