@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** An expected failure: the caller prints the message and exits non-zero, without a stack trace. */
 /**
  * Calls `stop` once this process's parent has gone. `npm start` and `npm run demo` run their
  * launcher under npm's `sh`; a SIGTERM to npm (from a service manager, or `timeout`) ends npm and
@@ -26,6 +25,7 @@ export function whenOrphaned(stop, intervalMs = 1000) {
   timer.unref();
 }
 
+/** An expected failure: the caller prints the message and exits non-zero, without a stack trace. */
 export class EnsureError extends Error {
   name = 'EnsureError';
 }
